@@ -1,0 +1,71 @@
+"""Random legal games through ``env()``, ours against PettingZoo's ``tictactoe_v3`` in the same run.
+
+Both envs are driven by the same loop (``last()``, a uniform choice among the
+``action_mask`` ones, ``step()``), so the ratio measures the envs alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+
+def play_random_games(make_env: Callable, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """Play random games for about ``seconds``; return (games, steps, elapsed)."""
+    rng = np.random.default_rng(seed)
+    env = make_env()
+    games = steps = 0
+    start = time.perf_counter()
+    while True:
+        env.reset(seed=int(rng.integers(2**31)))
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+            env.step(action)
+            steps += 1
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games, steps, elapsed
+
+
+def _report(name: str, games: int, steps: int, elapsed: float) -> float:
+    rate = games / elapsed
+    print(f"{name:<36} {rate:>10,.0f} games/s {steps / elapsed:>12,.0f} steps/s")
+    return rate
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="boardgame-envs bench env", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per env (default 3)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    from boardgame_envs import gomoku_v0, tictactoe_v0
+
+    # Warm-up compiles (or loads from cache) the numba kernels outside the timing.
+    play_random_games(tictactoe_v0.env, 0.2)
+    play_random_games(lambda: gomoku_v0.env(board_size=15, rule="freestyle"), 0.2)
+
+    ours = _report("boardgame_envs tictactoe_v0.env()", *play_random_games(tictactoe_v0.env, args.seconds, args.seed))
+    try:
+        from pettingzoo.classic import tictactoe_v3
+    except ImportError as exc:  # pragma: no cover - pettingzoo is a dependency
+        print(f"pettingzoo tictactoe_v3 unavailable: {exc}")
+    else:
+        theirs = _report("pettingzoo tictactoe_v3.env()", *play_random_games(tictactoe_v3.env, args.seconds, args.seed))
+        print(f"{'ratio tictactoe_v0 / tictactoe_v3':<36} {ours / theirs:>10.1f}x")
+    for rule in ("freestyle", "standard", "renju"):
+        try:
+            make = lambda rule=rule: gomoku_v0.env(board_size=15, rule=rule)  # noqa: E731
+            make()
+        except NotImplementedError:
+            continue
+        _report(f"boardgame_envs gomoku_v0 15x15 {rule}", *play_random_games(make, args.seconds, args.seed))

@@ -1,0 +1,68 @@
+"""PettingZoo's standard safety wrappers, with the hot attribute reads made direct.
+
+``env()`` wraps a raw env in PettingZoo's ``TerminateIllegalWrapper``,
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. Their logic is
+used unchanged (these are subclasses), but PettingZoo's ``BaseWrapper``
+forwards every attribute read (``agents``, ``agent_selection``,
+``terminations``, ...) through a chain of ``__getattr__`` calls, which costs
+more than one whole step of our games. Here those reads go straight to the
+unwrapped env: wrappers in between do not redefine them, so the values are
+the same, only cheaper.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+_FORWARDED = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
+
+
+def _direct(name: str, guard_reset: bool) -> property:
+    def get(self: Any) -> Any:
+        if guard_reset and not self._has_reset and name != "_cumulative_rewards":
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(get, doc=f"``{name}`` of the unwrapped env.")
+
+
+class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
+    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._raw = env.unwrapped
+
+
+class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def step(self, action: Any) -> None:
+        # Plain in-range ints are the common case and Discrete.contains accepts
+        # them; anything else takes PettingZoo's own check.
+        if type(action) is int and 0 <= action < self._raw.num_actions:
+            wrappers.BaseWrapper.step(self, action)
+        else:
+            super().step(action)
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+
+for _name in _FORWARDED:
+    setattr(TerminateIllegalWrapper, _name, _direct(_name, guard_reset=False))
+    setattr(AssertOutOfBoundsWrapper, _name, _direct(_name, guard_reset=False))
+    setattr(OrderEnforcingWrapper, _name, _direct(_name, guard_reset=True))
+
+
+def safety_wrap(raw: AECEnv) -> OrderEnforcingWrapper:
+    """PettingZoo's classic-env wrapping: illegal move loses (-1), bounds asserted, order enforced."""
+    env = TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = AssertOutOfBoundsWrapper(env)
+    return OrderEnforcingWrapper(env)

@@ -1,0 +1,72 @@
+"""k-in-a-row kernels over flat boards.
+
+A board is a flat ``int8`` array of length ``n * n`` (index ``row * n + col``,
+row 0 at the top) holding :data:`EMPTY`, :data:`BLACK` or :data:`WHITE`.
+Every kernel here looks only at the four lines through one point, which is
+what makes win detection incremental: a move can only complete a line that
+passes through it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY = 0
+BLACK = 1
+WHITE = 2
+
+#: (row step, col step) of the four line directions: horizontal, vertical,
+#: main diagonal (down-right), anti-diagonal (down-left).
+DIRECTIONS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def run_length(board: np.ndarray, n: int, idx: int, dr: int, dc: int, color: int) -> int:
+    """Length of the unbroken run of ``color`` through ``idx`` along ``(dr, dc)``.
+
+    The point ``idx`` itself is counted as part of the run whatever it holds,
+    so the kernel also answers "how long would the run be if I played here".
+    """
+    r = idx // n
+    c = idx - r * n
+    count = 1
+    rr = r + dr
+    cc = c + dc
+    while 0 <= rr < n and 0 <= cc < n and board[rr * n + cc] == color:
+        count += 1
+        rr += dr
+        cc += dc
+    rr = r - dr
+    cc = c - dc
+    while 0 <= rr < n and 0 <= cc < n and board[rr * n + cc] == color:
+        count += 1
+        rr -= dr
+        cc -= dc
+    return count
+
+
+@njit(cache=True)
+def makes_win(board: np.ndarray, n: int, idx: int, color: int, k: int, exact: bool) -> bool:
+    """True if ``color`` at ``idx`` completes a winning line.
+
+    ``exact`` selects the rule: a run of exactly ``k`` wins (standard gomoku,
+    black under renju); otherwise ``k`` or more wins (freestyle). A move that
+    makes an overline in one direction and exactly ``k`` in another still wins.
+    """
+    for d in range(4):
+        length = run_length(board, n, idx, DIRECTIONS[d, 0], DIRECTIONS[d, 1], color)
+        if length == k or (length > k and not exact):
+            return True
+    return False
+
+
+@njit(cache=True)
+def longest_run(board: np.ndarray, n: int, idx: int, color: int) -> int:
+    """Longest run of ``color`` through ``idx`` over the four directions."""
+    best = 0
+    for d in range(4):
+        length = run_length(board, n, idx, DIRECTIONS[d, 0], DIRECTIONS[d, 1], color)
+        if length > best:
+            best = length
+    return best

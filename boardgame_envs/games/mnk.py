@@ -1,0 +1,201 @@
+"""The m,n,k game on a square board: the pure rules every other layer drives.
+
+Tic-tac-toe is ``MNKGame(3, 3)``; gomoku is ``MNKGame(15, 5, rule)`` with
+``rule`` one of:
+
+* ``"freestyle"``: ``k`` or more in a row wins, for both colours;
+* ``"standard"``: exactly ``k`` in a row wins; an overline wins for nobody;
+* ``"renju"``: black (who moves first) wins only with exactly five and may not
+  play the forbidden points of :mod:`boardgame_envs.games.renju` (overline,
+  double-four, double-three); white wins with five or more.
+
+A :class:`GameState` is a flat ``int8`` board plus a few scalars, so cloning
+is one array copy. Its invariant: ``board``, ``to_move``, ``num_moves``,
+``last_move``, ``winner`` and ``terminal`` always describe a position reachable
+by legal play, because :meth:`GameState.play` validates before it mutates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, makes_win
+from boardgame_envs.games.notation import point_name
+
+RULES = ("freestyle", "standard", "renju")
+MIN_SIZE, MAX_SIZE = 3, 19
+NO_MOVE = -1
+
+
+class IllegalMoveError(ValueError):
+    """An action that the rules do not allow in the current position."""
+
+
+def opponent(color: int) -> int:
+    """The other colour."""
+    return BLACK + WHITE - color
+
+
+@dataclass(frozen=True)
+class MNKGame:
+    """Rules of one m,n,k game: board ``size``, ``win_length`` (k) and ``rule``."""
+
+    size: int = 15
+    win_length: int = 5
+    rule: str = "freestyle"
+
+    def __post_init__(self) -> None:
+        if self.rule not in RULES:
+            raise ValueError(f"unknown rule {self.rule!r}; expected one of {', '.join(RULES)}")
+        if not isinstance(self.size, (int, np.integer)) or not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise ValueError(f"board size must be an integer in {MIN_SIZE}..{MAX_SIZE}, got {self.size!r}")
+        if not isinstance(self.win_length, (int, np.integer)) or not 2 <= self.win_length <= self.size:
+            raise ValueError(
+                f"win_length must be an integer in 2..board_size ({self.size}), got {self.win_length!r}"
+            )
+        if self.rule == "renju" and (self.win_length != 5 or self.size < 5):
+            raise ValueError(
+                f"rule 'renju' is defined for five in a row on boards of 5x5 or more; "
+                f"got win_length={self.win_length}, size={self.size}"
+            )
+        if self.rule == "renju":
+            import importlib.util
+
+            if importlib.util.find_spec("boardgame_envs.games.renju") is None:
+                raise NotImplementedError("rule 'renju' needs the forbidden-move engine (renju rules), not built yet")
+
+    @property
+    def num_actions(self) -> int:
+        return self.size * self.size
+
+    def exact(self, color: int) -> bool:
+        """Whether ``color`` needs exactly ``k`` (an overline does not win)."""
+        return self.rule == "standard" or (self.rule == "renju" and color == BLACK)
+
+    def new_state(self) -> GameState:
+        """The empty board, black (the first player) to move."""
+        return GameState(self)
+
+
+class GameState:
+    """A position of an :class:`MNKGame`; mutate only through :meth:`play`."""
+
+    __slots__ = ("game", "board", "to_move", "num_moves", "last_move", "winner", "terminal", "_forbidden")
+
+    def __init__(self, game: MNKGame) -> None:
+        self.game = game
+        self.board = np.zeros(game.num_actions, dtype=np.int8)
+        self.to_move = BLACK
+        self.num_moves = 0
+        self.last_move = NO_MOVE
+        self.winner = EMPTY  # BLACK or WHITE once won; EMPTY while playing or after a draw
+        self.terminal = False
+        self._forbidden: np.ndarray | None = None  # cache, renju only; never mutated once built
+
+    def clone(self) -> GameState:
+        other = GameState.__new__(GameState)
+        other.game = self.game
+        other.board = self.board.copy()
+        other.to_move = self.to_move
+        other.num_moves = self.num_moves
+        other.last_move = self.last_move
+        other.winner = self.winner
+        other.terminal = self.terminal
+        other._forbidden = self._forbidden
+        return other
+
+    # ------------------------------------------------------------------ rules
+    def forbidden(self) -> np.ndarray:
+        """Bool ``(n*n,)``: empty points black may not play (all False unless renju).
+
+        Returned array is shared with the state's cache: do not modify it.
+        """
+        if self._forbidden is None:
+            if self.game.rule == "renju":
+                from boardgame_envs.games import renju
+
+                out = np.zeros(self.game.num_actions, dtype=np.bool_)
+                renju.forbidden_mask_flat(self.board, self.game.size, out)
+                self._forbidden = out
+            else:
+                self._forbidden = np.zeros(self.game.num_actions, dtype=np.bool_)
+        return self._forbidden
+
+    def legal_mask(self) -> np.ndarray:
+        """Bool ``(n*n,)``: the actions the player to move may take (none once terminal)."""
+        if self.terminal:
+            return np.zeros(self.game.num_actions, dtype=np.bool_)
+        mask = self.board == EMPTY
+        if self.to_move == BLACK and self.game.rule == "renju":
+            mask &= ~self.forbidden()
+        return mask
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_mask())
+
+    def illegal_reason(self, action: object) -> str | None:
+        """Why ``action`` is illegal here, or None if it is legal."""
+        n = self.game.size
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            return f"action {action!r} is not an integer in 0..{n * n - 1}"
+        if not 0 <= action < n * n:
+            return f"action {action} is out of range 0..{n * n - 1} on a {n}x{n} board"
+        name = point_name(int(action), n)
+        if self.terminal:
+            return f"{name} cannot be played: the game is over"
+        if self.board[action] != EMPTY:
+            holder = "black" if self.board[action] == BLACK else "white"
+            return f"{name} is occupied (by {holder})"
+        if self.to_move == BLACK and self.game.rule == "renju" and self.forbidden()[action]:
+            return f"{name} is forbidden for black: {self.forbidden_kind(int(action))}"
+        return None
+
+    def forbidden_kind(self, action: int) -> str | None:
+        """``"overline"``, ``"double-four"``, ``"double-three"`` or None for black at ``action``."""
+        if self.game.rule != "renju" or self.board[action] != EMPTY:
+            return None
+        from boardgame_envs.games import renju
+
+        return renju.KIND_NAMES.get(renju.forbidden_kind_flat(self.board, self.game.size, action))
+
+    def play(self, action: int) -> None:
+        """Place the mover's stone at ``action``; raise :class:`IllegalMoveError` if illegal."""
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self._place(int(action))
+
+    def _place(self, action: int) -> None:
+        """:meth:`play` without validation, for callers that already know it is legal."""
+        game = self.game
+        color = self.to_move
+        self.board[action] = color
+        self.num_moves += 1
+        self.last_move = action
+        self._forbidden = None
+        if makes_win(self.board, game.size, action, color, game.win_length, game.exact(color)):
+            self.winner = color
+            self.terminal = True
+        elif self.num_moves == game.num_actions:
+            self.terminal = True
+        self.to_move = opponent(color)
+        # Under renju every empty point can be forbidden for black in theory;
+        # black with no legal move ends the game as a draw.
+        if not self.terminal and color == WHITE and game.rule == "renju":
+            if not (self.board == EMPTY).any() or not self.legal_mask().any():
+                self.terminal = True
+
+    def returns(self) -> tuple[float, float]:
+        """Final rewards ``(black, white)``: +1 win, -1 loss, 0 draw or unfinished."""
+        if self.winner == BLACK:
+            return 1.0, -1.0
+        if self.winner == WHITE:
+            return -1.0, 1.0
+        return 0.0, 0.0
+
+    def __repr__(self) -> str:
+        g = self.game
+        status = "over" if self.terminal else ("black" if self.to_move == BLACK else "white") + " to move"
+        return f"<GameState {g.size}x{g.size} k={g.win_length} {g.rule}, {self.num_moves} moves, {status}>"

@@ -1,0 +1,87 @@
+"""Gomoku (freestyle, standard or renju) and other square m,n,k games as a PettingZoo AEC environment.
+
+=================  ==============================================
+Import             ``from boardgame_envs import gomoku_v0``
+Create             ``gomoku_v0.env(board_size=15, win_length=5, rule="renju")`` or
+                   ``pettingzoo.make("aec", "boardgame_envs/gomoku-v0", rule="renju")``
+Agents             ``["black_0", "white_0"]``; black moves first
+Actions            ``Discrete(N * N)``: action ``a`` is cell ``(a // N, a % N)``, row 0 at the top;
+                   in renju notation that point is column ``"abcdefghijklmnopqrs"[a % N]``,
+                   row ``N - a // N`` (on 15x15, action 112 is the centre, ``h8``)
+Observation        ``{"observation": Box(0, 1, (N, N, C), int8), "action_mask": Box(0, 1, (N*N,), int8)}``,
+                   C = 4, or 5 under renju
+Rewards            +1 win, -1 loss, 0 draw, to both agents on the final step
+Render modes       ``"ansi"``, ``"rgb_array"``, ``"human"`` (prints the ``ansi`` text)
+=================  ==============================================
+
+Arguments
+---------
+``board_size``: N, 5..19 (default 15). ``win_length``: k, 2..N (default 5);
+``gomoku_v0.env(board_size=6, win_length=4)`` is six-by-six four-in-a-row.
+``rule``:
+
+* ``"freestyle"``: k or more in a row wins;
+* ``"standard"``: exactly k in a row wins, an overline (k+1 or more) wins for
+  nobody, for either colour;
+* ``"renju"`` (k must be 5): black wins with exactly five and may not play an
+  overline, a double-four or a double-three (the RIF definitions, see
+  ``docs/renju.md``); white wins with five or more and has no restriction.
+
+The game is drawn when the board is full (or, under renju, when black has no
+legal point left).
+
+Observation planes (relative to the observing agent)
+----------------------------------------------------
+0. own stones; 1. opponent's stones; 2. the last move, one-hot;
+3. colour to move: all ones when black is to move, all zeros when white is
+   (so the empty board is not all zeros);
+4. (renju only) the empty points forbidden for black, shown to both agents.
+
+``action_mask`` marks the legal points for the agent to move (under renju,
+black's forbidden points are excluded) and is all zeros for the other agent.
+
+Illegal moves: ``raw_env()`` raises :class:`~boardgame_envs.games.mnk.IllegalMoveError`
+(a ``ValueError``) whose message names the point and the reason, e.g.
+``"h8 is forbidden for black: double-three"``, and leaves the game as it was;
+``env()`` follows PettingZoo's wrappers: the offender gets -1, the other agent 0,
+and the game ends.
+
+Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from gymnasium.utils import EzPickle
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from boardgame_envs.envs.board_env import BoardEnv
+from boardgame_envs.envs.wrappers import safety_wrap
+from boardgame_envs.games.mnk import MNKGame
+
+AGENTS = ("black_0", "white_0")
+MIN_BOARD_SIZE, MAX_BOARD_SIZE = 5, 19
+
+
+def env(
+    board_size: int = 15, win_length: int = 5, rule: str = "freestyle", render_mode: str | None = None
+) -> OrderEnforcingWrapper:
+    """Gomoku wrapped in PettingZoo's standard safety wrappers."""
+    e = raw_env(board_size=board_size, win_length=win_length, rule=rule, render_mode=render_mode)
+    return safety_wrap(e)
+
+
+class raw_env(BoardEnv):  # noqa: N801 (PettingZoo's module convention)
+    """Gomoku without wrappers; illegal moves raise ``IllegalMoveError``."""
+
+    metadata = {**BoardEnv.metadata, "name": "gomoku_v0"}
+
+    def __init__(
+        self, board_size: int = 15, win_length: int = 5, rule: str = "freestyle", render_mode: str | None = None
+    ) -> None:
+        EzPickle.__init__(self, board_size=board_size, win_length=win_length, rule=rule, render_mode=render_mode)
+        if not isinstance(board_size, int) or not MIN_BOARD_SIZE <= board_size <= MAX_BOARD_SIZE:
+            raise ValueError(
+                f"board_size must be an integer in {MIN_BOARD_SIZE}..{MAX_BOARD_SIZE}, got {board_size!r}"
+            )
+        game = MNKGame(board_size, win_length, rule)
+        super().__init__(game, AGENTS, 5 if rule == "renju" else 4, render_mode)
