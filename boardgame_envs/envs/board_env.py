@@ -27,7 +27,7 @@ from pettingzoo import AECEnv
 
 from boardgame_envs.envs.render import render_ansi, render_rgb
 from boardgame_envs.games.lines import BLACK, EMPTY
-from boardgame_envs.games.mnk import IllegalMoveError, MNKGame, opponent
+from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame, opponent
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
@@ -124,14 +124,23 @@ class BoardEnv(AECEnv, EzPickle):
         self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.game_state
+        live = agent == self.agent_selection and agent in self.terminations and not self.terminations[agent]
+        return self._encode(self.game_state, self._color[agent], live)
+
+    def observe_state(self, state: GameState) -> dict[str, np.ndarray]:
+        """The observation that the player to move in ``state`` would get.
+
+        For code that searches on cloned game states (AlphaZero, policies) and
+        needs the network input of a position the env is not in.
+        """
+        return self._encode(state, state.to_move, not state.terminal)
+
+    def _encode(self, state: GameState, color: int, live: bool) -> dict[str, np.ndarray]:
         n = self.game.size
         planes = np.zeros((n, n, self._num_planes), dtype=np.int8)
         forbidden = state.forbidden() if self._num_planes > PLANE_FORBIDDEN else self._no_forbidden
-        _fill_planes(
-            state.board, n, self._color[agent], state.last_move, state.to_move == BLACK, forbidden, planes
-        )
-        if agent == self.agent_selection and agent in self.terminations and not self.terminations[agent]:
+        _fill_planes(state.board, n, color, state.last_move, state.to_move == BLACK, forbidden, planes)
+        if live:
             mask = state.legal_mask().view(np.int8)
         else:
             mask = np.zeros(n * n, dtype=np.int8)
