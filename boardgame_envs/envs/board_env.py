@@ -102,6 +102,14 @@ class BoardEnv(AECEnv, EzPickle):
         self.game_state = game.new_state()
         self.agents: list[str] = []
 
+    # EzPickle alone would rebuild a fresh env from the constructor arguments;
+    # a mid-game env (sent to a worker process, say) should arrive mid-game.
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     # ---------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]

@@ -54,6 +54,10 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         super().__init__(env)
         self._raw = env.unwrapped
 
+    def __str__(self) -> str:
+        # PettingZoo prints the bare env name only for its own class, not subclasses.
+        return str(self.env)
+
 
 for _name in _FORWARDED:
     setattr(TerminateIllegalWrapper, _name, _direct(_name, guard_reset=False))

@@ -1,0 +1,34 @@
+"""Read boards drawn as text in tests: ``X`` black, ``O`` white, ``.`` empty.
+
+Rows are written top to bottom (row 0 first); spaces are ignored, so a board
+can be drawn with or without separators.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardgame_envs.games.mnk import GameState, MNKGame
+
+CHARS = {".": 0, "X": 1, "O": 2}
+
+
+def parse(text: str) -> np.ndarray:
+    """``(n, n)`` int8 board from a drawing."""
+    rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
+    n = len(rows)
+    if any(len(r) != n for r in rows):
+        raise ValueError(f"board drawing is not square: {[len(r) for r in rows]}")
+    return np.array([[CHARS[c] for c in r] for r in rows], dtype=np.int8)
+
+
+def state_from(text: str, win_length: int = 5, rule: str = "freestyle", to_move: int | None = None) -> GameState:
+    """A :class:`GameState` holding the drawn stones; by default black moves if counts are equal."""
+    board = parse(text)
+    n = board.shape[0]
+    state = MNKGame(n, win_length, rule).new_state()
+    state.board[:] = board.ravel()
+    blacks, whites = int((board == 1).sum()), int((board == 2).sum())
+    state.num_moves = blacks + whites
+    state.to_move = to_move if to_move is not None else (1 if blacks == whites else 2)
+    return state

@@ -1,0 +1,163 @@
+"""Behaviour of the AEC envs: observations, rewards, bad input, rendering."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardgame_envs import IllegalMoveError, gomoku_v0, tictactoe_v0
+from boardgame_envs.envs.board_env import PLANE_BLACK_TO_MOVE, PLANE_LAST_MOVE
+
+
+def _play(env, moves):
+    for a in moves:
+        env.step(a)
+
+
+def test_win_rewards_and_terminations_for_both_agents():
+    env = tictactoe_v0.env()
+    env.reset()
+    _play(env, [0, 3, 1, 4, 2])  # X takes the top row
+    assert env.rewards == {"player_1": 1.0, "player_2": -1.0}
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    # The loser is told on its next turn, then both leave with None.
+    assert env.agent_selection == "player_2"
+    _, reward, terminated, _, _ = env.last()
+    assert reward == -1.0 and terminated
+    env.step(None)
+    _, reward, terminated, _, _ = env.last()
+    assert env.agent_selection == "player_1" and reward == 1.0 and terminated
+    env.step(None)
+    assert env.agents == []
+
+
+def test_draw_gives_zero():
+    env = tictactoe_v0.env()
+    env.reset()
+    _play(env, [0, 1, 2, 4, 3, 5, 7, 6, 8])
+    assert env.rewards == {"player_1": 0.0, "player_2": 0.0} and all(env.terminations.values())
+
+
+def test_gomoku_planes():
+    env = gomoku_v0.env(board_size=7)
+    env.reset()
+    obs = env.observe("black_0")["observation"]
+    assert obs.shape == (7, 7, 4) and obs.dtype == np.int8
+    assert obs[:, :, PLANE_BLACK_TO_MOVE].all() and not obs[:, :, :PLANE_BLACK_TO_MOVE].any()
+    env.step(24)  # d4, the centre
+    obs = env.observe("white_0")
+    planes = obs["observation"]
+    assert planes[3, 3, 1] == 1 and planes[:, :, 0].sum() == 0  # black's stone is white's opponent's
+    assert planes[3, 3, PLANE_LAST_MOVE] == 1 and planes[:, :, PLANE_LAST_MOVE].sum() == 1
+    assert not planes[:, :, PLANE_BLACK_TO_MOVE].any()
+    assert obs["action_mask"][24] == 0 and obs["action_mask"].sum() == 48
+    assert not env.observe("black_0")["action_mask"].any()  # not black's turn
+
+
+class TestRawEnvBadInput:
+    def setup_method(self):
+        self.env = tictactoe_v0.raw_env()
+        self.env.reset()
+        self.env.step(4)
+
+    def _unchanged(self, before):
+        assert (self.env.state() == before[0]).all() and self.env.agent_selection == before[1]
+
+    @pytest.mark.parametrize(
+        "action, words",
+        [(4, "b2 is occupied"), (9, "out of range"), (-3, "out of range"), ("a1", "not an integer"), (1.5, "not an integer")],
+    )
+    def test_bad_actions_raise_and_change_nothing(self, action, words):
+        before = (self.env.state(), self.env.agent_selection)
+        with pytest.raises(IllegalMoveError, match=words):
+            self.env.step(action)
+        self._unchanged(before)
+
+    def test_game_over(self):
+        _play(self.env, [0, 1, 3, 5, 6])  # O takes a3, a2, a1: the left column
+        assert self.env.rewards == {"player_1": -1.0, "player_2": 1.0}
+        with pytest.raises(IllegalMoveError, match="game is over"):
+            self.env.step(2)
+        self.env.step(None)
+        self.env.step(None)
+        with pytest.raises(IllegalMoveError, match="game is over"):
+            self.env.step(None)
+
+    def test_numpy_integers_are_accepted(self):
+        self.env.step(np.int64(0))
+        assert self.env.state()[0, 0] == 2
+
+
+def test_wrapped_env_illegal_move_loses():
+    env = tictactoe_v0.env()
+    env.reset()
+    env.step(4)
+    env.step(4)  # occupied: player_2 loses by PettingZoo's rule
+    assert env.rewards["player_2"] == -1 and env.rewards["player_1"] == 0
+    assert all(env.terminations.values())
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"board_size": 4}, "5..19"),
+        ({"board_size": 20}, "5..19"),
+        ({"board_size": 15, "rule": "caro"}, "freestyle, standard, renju"),
+        ({"board_size": 7, "win_length": 8}, "2..board_size"),
+        ({"render_mode": "pygame"}, "human, ansi, rgb_array"),
+    ],
+)
+def test_bad_constructor_arguments(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        gomoku_v0.env(**kwargs)
+
+
+def test_ansi_render_marks_last_move_and_labels():
+    env = gomoku_v0.env(board_size=15, render_mode="ansi")
+    env.reset()
+    env.step(7 * 15 + 7)
+    text = env.render()
+    lines = text.splitlines()
+    assert lines[0].split() == list("abcdefghijklmno")
+    row8 = next(line for line in lines if line.startswith(" 8 "))
+    assert "[X]" in row8 and row8.index("[X]") == lines[0].index("h") - 1
+
+
+def test_rgb_render_shows_stones():
+    env = tictactoe_v0.env(render_mode="rgb_array")
+    env.reset()
+    empty = env.render()
+    env.step(4)
+    after = env.render()
+    assert empty.shape == after.shape and (empty != after).any()
+    c = after.shape[0] // 2
+    assert after[c - 5, c].max() < 60  # near-black stone pixels at the centre
+
+
+actions = st.one_of(st.integers(-3, 28), st.none(), st.sampled_from([1.5, "x"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(actions, max_size=40))
+def test_random_action_sequences_keep_state_consistent(seq):
+    env = gomoku_v0.raw_env(board_size=5, win_length=4)
+    env.reset()
+    for action in seq:
+        board_before = env.state()
+        try:
+            env.step(action)
+        except IllegalMoveError:
+            if env.agents:
+                assert (env.state() == board_before).all()
+            continue
+        if not env.agents:
+            break
+    board = env.state()
+    black, white = (board == 1).sum(), (board == 2).sum()
+    assert black - white in (0, 1)  # alternation survived any sequence
+    state = env.game_state
+    assert state.num_moves == black + white
+    if env.agents and not state.terminal:
+        assert env.agent_selection == ("black_0" if black == white else "white_0")
