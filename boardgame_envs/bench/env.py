@@ -26,7 +26,7 @@ def play_random_games(make_env: Callable, seconds: float, seed: int = 0) -> tupl
             if term or trunc:
                 action = None
             else:
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].nonzero()[0]
                 action = int(legal[rng.integers(len(legal))])
             env.step(action)
             steps += 1

@@ -36,25 +36,32 @@ PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN
 
 
 @njit(cache=True)
-def _fill_planes(board, n, me, last_move, black_to_move, forbidden, out):
-    """Write the observation planes of ``me`` into ``out`` (n, n, C), zeroed by the caller."""
+def _fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_forbidden, live, planes, mask):
+    """Write ``me``'s planes into ``planes`` (n, n, C) and the action mask into ``mask``.
+
+    Both arrays arrive zeroed. ``mask`` stays zero unless ``live`` (it is
+    ``me``'s turn in a game still going); ``mask_forbidden`` removes the
+    renju-forbidden points from it (black to move under renju).
+    """
     opp = 3 - me
-    channels = out.shape[2]
+    channels = planes.shape[2]
     for a in range(n * n):
         r = a // n
         c = a - r * n
         v = board[a]
         if v == me:
-            out[r, c, PLANE_OWN] = 1
+            planes[r, c, PLANE_OWN] = 1
         elif v == opp:
-            out[r, c, PLANE_OPPONENT] = 1
+            planes[r, c, PLANE_OPPONENT] = 1
+        elif live and not (mask_forbidden and forbidden[a]):
+            mask[a] = 1
         if channels > PLANE_BLACK_TO_MOVE:
             if black_to_move:
-                out[r, c, PLANE_BLACK_TO_MOVE] = 1
+                planes[r, c, PLANE_BLACK_TO_MOVE] = 1
             if channels > PLANE_FORBIDDEN and forbidden[a]:
-                out[r, c, PLANE_FORBIDDEN] = 1
+                planes[r, c, PLANE_FORBIDDEN] = 1
     if channels > PLANE_LAST_MOVE and last_move >= 0:
-        out[last_move // n, last_move % n, PLANE_LAST_MOVE] = 1
+        planes[last_move // n, last_move % n, PLANE_LAST_MOVE] = 1
 
 
 class BoardEnv(AECEnv, EzPickle):
@@ -146,12 +153,14 @@ class BoardEnv(AECEnv, EzPickle):
     def _encode(self, state: GameState, color: int, live: bool) -> dict[str, np.ndarray]:
         n = self.game.size
         planes = np.zeros((n, n, self._num_planes), dtype=np.int8)
-        forbidden = state.forbidden() if self._num_planes > PLANE_FORBIDDEN else self._no_forbidden
-        _fill_planes(state.board, n, color, state.last_move, state.to_move == BLACK, forbidden, planes)
-        if live:
-            mask = state.legal_mask().view(np.int8)
-        else:
-            mask = np.zeros(n * n, dtype=np.int8)
+        mask = np.zeros(n * n, dtype=np.int8)
+        renju = self.game.rule == "renju"
+        forbidden = state.forbidden() if renju else self._no_forbidden
+        black_to_move = state.to_move == BLACK
+        _fill_observation(
+            state.board, n, color, state.last_move, black_to_move, forbidden,
+            renju and black_to_move, live and not state.terminal, planes, mask,
+        )  # fmt: skip
         return {"observation": planes, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

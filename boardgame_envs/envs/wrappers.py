@@ -12,6 +12,7 @@ the same, only cheaper.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -21,12 +22,17 @@ _FORWARDED = ("agents", "agent_selection", "terminations", "truncations", "rewar
 
 
 def _direct(name: str, guard_reset: bool) -> property:
-    def get(self: Any) -> Any:
-        if guard_reset and not self._has_reset and name != "_cumulative_rewards":
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._raw, name)
+    if not guard_reset:
+        return property(attrgetter(f"_raw.{name}"), doc=f"``{name}`` of the unwrapped env.")
+    raw_value = attrgetter(f"_raw.{name}")
 
-    return property(get, doc=f"``{name}`` of the unwrapped env.")
+    def get(self: Any) -> Any:
+        if not self._has_reset:
+            # Falls back to OrderEnforcingWrapper.__getattr__, which raises its own error.
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return raw_value(self)
+
+    return property(get, doc=f"``{name}`` of the unwrapped env, once reset.")
 
 
 class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
@@ -62,7 +68,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 for _name in _FORWARDED:
     setattr(TerminateIllegalWrapper, _name, _direct(_name, guard_reset=False))
     setattr(AssertOutOfBoundsWrapper, _name, _direct(_name, guard_reset=False))
-    setattr(OrderEnforcingWrapper, _name, _direct(_name, guard_reset=True))
+    setattr(OrderEnforcingWrapper, _name, _direct(_name, guard_reset=_name != "_cumulative_rewards"))
 
 
 def safety_wrap(raw: AECEnv) -> OrderEnforcingWrapper:

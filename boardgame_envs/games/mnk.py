@@ -138,6 +138,10 @@ class GameState:
     def illegal_reason(self, action: object) -> str | None:
         """Why ``action`` is illegal here, or None if it is legal."""
         n = self.game.size
+        if type(action) is int and 0 <= action < n * n and self.board[action] == EMPTY and not self.terminal:
+            # The common case, decided without building any message.
+            if self.to_move != BLACK or self.game.rule != "renju" or not self.forbidden()[action]:
+                return None
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             return f"action {action!r} is not an integer in 0..{n * n - 1}"
         if not 0 <= action < n * n:
