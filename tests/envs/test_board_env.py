@@ -161,3 +161,30 @@ def test_random_action_sequences_keep_state_consistent(seq):
     assert state.num_moves == black + white
     if env.agents and not state.terminal:
         assert env.agent_selection == ("black_0" if black == white else "white_0")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 24), max_size=30))
+def test_wrapped_env_sequences_follow_pettingzoo_rules(seq):
+    """In-range actions through env(): legal ones play, the first illegal one loses with -1."""
+    env = gomoku_v0.env(board_size=5, win_length=4)
+    env.reset()
+    for action in seq:
+        if not env.agents:
+            break
+        agent = env.agent_selection
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = bool(obs["action_mask"][action])
+        stones = int((env.unwrapped.state() != 0).sum())
+        env.step(action)
+        if legal:
+            assert int((env.unwrapped.state() != 0).sum()) == stones + 1
+        else:
+            assert env.rewards[agent] == -1 and all(env.terminations.values())
+            assert int((env.unwrapped.state() != 0).sum()) == stones
+    # Whatever happened, the board is one reachable by alternating play.
+    board = env.unwrapped.state()
+    assert (board == 1).sum() - (board == 2).sum() in (0, 1)
