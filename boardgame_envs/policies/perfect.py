@@ -1,0 +1,27 @@
+"""A perfect player for small games, from the exact solver: the yardstick for "never loses".
+
+It plays a uniformly random move among those that keep the game-theoretic
+value, so a policy tested against it meets every perfect line, not one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardgame_envs.games.solver import solver_for
+
+
+class PerfectPolicy:
+    """Plays value-optimal moves of a small m,n,k game (tic-tac-toe), ties broken by a seeded RNG."""
+
+    name = "perfect"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, env) -> int:
+        state = env.unwrapped.game_state
+        if state.terminal:
+            raise ValueError("the game is over: there is no move to choose")
+        best = solver_for(state.game).optimal_actions(state)
+        return int(best[self.rng.integers(len(best))])
