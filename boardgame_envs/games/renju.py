@@ -1,0 +1,311 @@
+"""Exact RIF renju forbidden moves for black: overline, double-four, double-three.
+
+Black (who moves first) may not play a point that makes an overline, two
+fours or two threes at once, unless the same move makes a five. A *three*
+counts only if it can become a straight four by a move that is itself
+allowed, so deciding a three may need deciding another point first: the
+check recurses on hypothetical stones, bounded by the empty points of the
+position, never by a depth cut. ``docs/renju.md`` states every rule as
+implemented, with diagrams.
+
+Boards are flat ``int8`` arrays (index ``row * n + col``, 0 empty, 1 black,
+2 white). The kernels place hypothetical stones on the array they are given
+and always take them back before returning: the board is unchanged after
+every call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
+
+KIND_NONE, KIND_OVERLINE, KIND_DOUBLE_FOUR, KIND_DOUBLE_THREE = 0, 1, 2, 3
+KIND_NAMES = {KIND_OVERLINE: "overline", KIND_DOUBLE_FOUR: "double-four", KIND_DOUBLE_THREE: "double-three"}
+
+FIVE = 5
+NO_POINT = -1
+STRAIGHT_FOUR = -1  # _fours_in_line's answer for one four with two five-points
+POINT_BITS = 10  # a point index + 1 fits: 19 * 19 < 2**10
+POINT_MASK = (1 << POINT_BITS) - 1
+
+
+@njit(cache=True, inline="always")
+def _black_at(board, n, r, c):
+    return 0 <= r < n and 0 <= c < n and board[r * n + c] == BLACK
+
+
+@njit(cache=True)
+def _near_black(board, n, r0, c0, dr, dc):
+    """Black stones within three points of (r0, c0) along (dr, dc), stopping at white or the edge."""
+    count = 0
+    for sign in (-1, 1):
+        for k in range(1, 4):
+            r = r0 + sign * k * dr
+            c = c0 + sign * k * dc
+            if not (0 <= r < n and 0 <= c < n):
+                break
+            v = board[r * n + c]
+            if v == BLACK:
+                count += 1
+            elif v != EMPTY:
+                break
+    return count
+
+
+@njit(cache=True)
+def _five_points(board, n, idx, dr, dc):
+    """Run length through black ``idx`` along (dr, dc) and the points that make it exactly five.
+
+    Returns ``(run, left, right)``: ``left``/``right`` is the empty point just
+    past either end of the run if a black stone there makes an unbroken line
+    of exactly five (joining any black stones beyond it), else ``NO_POINT``.
+    """
+    r0 = idx // n
+    c0 = idx - r0 * n
+    back = 0
+    while _black_at(board, n, r0 - (back + 1) * dr, c0 - (back + 1) * dc):
+        back += 1
+    fwd = 0
+    while _black_at(board, n, r0 + (fwd + 1) * dr, c0 + (fwd + 1) * dc):
+        fwd += 1
+    run = back + fwd + 1
+    left = NO_POINT
+    right = NO_POINT
+    for side in (-1, 1):
+        k = back + 1 if side < 0 else fwd + 1
+        r = r0 + side * k * dr
+        c = c0 + side * k * dc
+        if not (0 <= r < n and 0 <= c < n) or board[r * n + c] != EMPTY:
+            continue
+        beyond = 0
+        while _black_at(board, n, r + side * (beyond + 1) * dr, c + side * (beyond + 1) * dc):
+            beyond += 1
+        if run + 1 + beyond == FIVE:
+            if side < 0:
+                left = r * n + c
+            else:
+                right = r * n + c
+    return run, left, right
+
+
+@njit(cache=True)
+def _fours_in_line(board, n, idx, dr, dc):
+    """Fours through black ``idx`` in one line: 0, 1 or 2, and -1 for a straight four.
+
+    A straight four (``.XXXX.``) has two five-points but is one four; two
+    five-points that are not the two ends of one unbroken four (``X.XXX.X``
+    played in the middle) are two fours in the same line.
+    """
+    run, left, right = _five_points(board, n, idx, dr, dc)
+    if left == NO_POINT and right == NO_POINT:
+        return 0
+    if left != NO_POINT and right != NO_POINT:
+        return STRAIGHT_FOUR if run == 4 else 2
+    return 1
+
+
+@njit(cache=True)
+def forbidden_kind_flat(board, n, idx):
+    """Kind of forbidden move black makes at empty ``idx`` (``KIND_NONE`` if allowed).
+
+    Five first (it overrides everything), then overline, two fours, and last
+    two real threes; a line that holds a four is not also counted as a three.
+    """
+    board[idx] = BLACK
+    r0 = idx // n
+    c0 = idx - r0 * n
+    fours = 0
+    overline = False
+    line_has_four = 0  # bit d set: direction d holds a four
+    for d in range(4):
+        dr = DIRECTIONS[d, 0]
+        dc = DIRECTIONS[d, 1]
+        run, left, right = _five_points(board, n, idx, dr, dc)
+        if run == FIVE:
+            board[idx] = EMPTY
+            return KIND_NONE
+        if run > FIVE:
+            overline = True
+            continue
+        if left != NO_POINT or right != NO_POINT:
+            line_has_four |= 1 << d
+            # Two five-points are one straight four when they close one unbroken four.
+            fours += 2 if left != NO_POINT and right != NO_POINT and run != 4 else 1
+    kind = KIND_NONE
+    if overline:
+        kind = KIND_OVERLINE
+    elif fours >= 2:
+        kind = KIND_DOUBLE_FOUR
+    else:
+        # Threes. First, without recursion, the points of each line that make
+        # a straight four through idx; only if two lines have such points is
+        # it worth asking (recursively) whether black may play them.
+        # The points of a line are packed into one int (POINT_BITS each, +1 so
+        # that 0 means none), which keeps this recursive kernel allocation-free.
+        p0 = p1 = p2 = p3 = 0
+        candidate_lines = 0
+        for d in range(4):
+            if line_has_four & (1 << d):
+                continue
+            dr = DIRECTIONS[d, 0]
+            dc = DIRECTIONS[d, 1]
+            found = 0
+            shift = 0
+            if _near_black(board, n, r0, c0, dr, dc) < 2:
+                continue  # a three needs two more black stones within three points
+            # Only a stone just past either end of idx's unbroken run can make
+            # that run a straight four; no other point changes the run.
+            back = 1
+            while _black_at(board, n, r0 - back * dr, c0 - back * dc):
+                back += 1
+            fwd = 1
+            while _black_at(board, n, r0 + fwd * dr, c0 + fwd * dc):
+                fwd += 1
+            for step in (-back, fwd):
+                r = r0 + step * dr
+                c = c0 + step * dc
+                if not (0 <= r < n and 0 <= c < n):
+                    continue
+                e = r * n + c
+                if board[e] != EMPTY:
+                    continue
+                board[e] = BLACK
+                if _fours_in_line(board, n, idx, dr, dc) == STRAIGHT_FOUR:
+                    found |= (e + 1) << shift
+                    shift += POINT_BITS
+                board[e] = EMPTY
+            if found:
+                candidate_lines += 1
+            if d == 0:
+                p0 = found
+            elif d == 1:
+                p1 = found
+            elif d == 2:
+                p2 = found
+            else:
+                p3 = found
+        if candidate_lines >= 2:
+            threes = 0
+            for d in range(4):
+                found = p0 if d == 0 else p1 if d == 1 else p2 if d == 2 else p3
+                if found == 0:
+                    continue
+                while found:
+                    e = (found & POINT_MASK) - 1
+                    found >>= POINT_BITS
+                    if forbidden_kind_flat(board, n, e) == KIND_NONE:
+                        threes += 1
+                        break
+                candidate_lines -= 1
+                if threes >= 2 or threes + candidate_lines < 2:
+                    break
+            if threes >= 2:
+                kind = KIND_DOUBLE_THREE
+    board[idx] = EMPTY
+    return kind
+
+
+@njit(cache=True)
+def _candidates(board, n, out):
+    """Mark in ``out`` the empty points with enough black stones near them to be forbidden.
+
+    A necessary condition for every kind: a four or an overline needs three
+    other black stones within distance 4 on one line through the point; two
+    threes need two other black stones within distance 3 on each of two
+    lines; in both cases with no white stone in between. Counted from the
+    black stones outward, so the cost is per stone.
+    """
+    near4 = np.zeros((4, n * n), dtype=np.int8)
+    near3 = np.zeros((4, n * n), dtype=np.int8)
+    for s in range(n * n):
+        if board[s] != BLACK:
+            continue
+        r0 = s // n
+        c0 = s - r0 * n
+        for d in range(4):
+            dr = DIRECTIONS[d, 0]
+            dc = DIRECTIONS[d, 1]
+            for sign in (-1, 1):
+                for k in range(1, 5):
+                    r = r0 + sign * k * dr
+                    c = c0 + sign * k * dc
+                    # A white stone or the edge ends every pattern through s.
+                    if not (0 <= r < n and 0 <= c < n) or board[r * n + c] > BLACK:
+                        break
+                    near4[d, r * n + c] += 1
+                    if k <= 3:
+                        near3[d, r * n + c] += 1
+    count = 0
+    for idx in range(n * n):
+        out[idx] = False
+        if board[idx] != EMPTY:
+            continue
+        lines_with_two = 0
+        for d in range(4):
+            if near4[d, idx] >= 3:
+                lines_with_two = 2
+                break
+            if near3[d, idx] >= 2:
+                lines_with_two += 1
+        if lines_with_two >= 2:
+            out[idx] = True
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def forbidden_mask_flat(board, n, out):
+    """Fill bool ``out`` (n*n) with black's forbidden points; return how many there are."""
+    _candidates(board, n, out)
+    total = 0
+    for idx in range(n * n):
+        if out[idx]:
+            if forbidden_kind_flat(board, n, idx) != KIND_NONE:
+                total += 1
+            else:
+                out[idx] = False
+    return total
+
+
+def _check_board(board: np.ndarray) -> np.ndarray:
+    array = np.asarray(board)
+    if array.ndim != 2 or array.shape[0] != array.shape[1]:
+        raise ValueError(f"board must be a square (N, N) array, got shape {array.shape}")
+    if array.shape[0] < FIVE:
+        raise ValueError(f"renju needs a board of at least 5x5, got {array.shape[0]}x{array.shape[1]}")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(f"board must hold integers 0 (empty), 1 (black), 2 (white); got dtype {array.dtype}")
+    if array.size and (array.min() < 0 or array.max() > 2):
+        raise ValueError("board values must be 0 (empty), 1 (black) or 2 (white)")
+    return np.ascontiguousarray(array, dtype=np.int8).ravel().copy()
+
+
+def forbidden_mask(board: np.ndarray) -> np.ndarray:
+    """Bool ``(N, N)``: True at the empty points where black may not play.
+
+    ``board`` is ``(N, N)``, 0 empty, 1 black, 2 white. Whose turn it is does
+    not matter: the mask is black's restriction, whoever looks at it.
+    """
+    flat = _check_board(board)
+    n = int(np.asarray(board).shape[0])
+    out = np.zeros(n * n, dtype=np.bool_)
+    forbidden_mask_flat(flat, n, out)
+    return out.reshape(n, n)
+
+
+def forbidden_kind(board: np.ndarray, row: int, col: int) -> str | None:
+    """``"overline"``, ``"double-four"``, ``"double-three"``, or None if black may play ``(row, col)``.
+
+    None also for an occupied point (it is not a move). When several kinds
+    apply the first of overline, double-four, double-three is named.
+    """
+    flat = _check_board(board)
+    n = int(np.asarray(board).shape[0])
+    if not (0 <= row < n and 0 <= col < n):
+        raise ValueError(f"point ({row}, {col}) is off the {n}x{n} board")
+    idx = row * n + col
+    if flat[idx] != EMPTY:
+        return None
+    return KIND_NAMES.get(int(forbidden_kind_flat(flat, n, idx)))
