@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from boardgame_envs.games import renju
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, makes_win
 from boardgame_envs.games.notation import point_name
 
@@ -60,11 +61,6 @@ class MNKGame:
                 f"rule 'renju' is defined for five in a row on boards of 5x5 or more; "
                 f"got win_length={self.win_length}, size={self.size}"
             )
-        if self.rule == "renju":
-            import importlib.util
-
-            if importlib.util.find_spec("boardgame_envs.games.renju") is None:
-                raise NotImplementedError("rule 'renju' needs the forbidden-move engine (renju rules), not built yet")
 
     @property
     def num_actions(self) -> int:
@@ -114,8 +110,6 @@ class GameState:
         """
         if self._forbidden is None:
             if self.game.rule == "renju":
-                from boardgame_envs.games import renju
-
                 out = np.zeros(self.game.num_actions, dtype=np.bool_)
                 renju.forbidden_mask_flat(self.board, self.game.size, out)
                 self._forbidden = out
@@ -160,8 +154,6 @@ class GameState:
         """``"overline"``, ``"double-four"``, ``"double-three"`` or None for black at ``action``."""
         if self.game.rule != "renju" or self.board[action] != EMPTY:
             return None
-        from boardgame_envs.games import renju
-
         return renju.KIND_NAMES.get(renju.forbidden_kind_flat(self.board, self.game.size, action))
 
     def play(self, action: int) -> None:
@@ -188,7 +180,7 @@ class GameState:
         # Under renju every empty point can be forbidden for black in theory;
         # black with no legal move ends the game as a draw.
         if not self.terminal and color == WHITE and game.rule == "renju":
-            if not (self.board == EMPTY).any() or not self.legal_mask().any():
+            if self.forbidden().sum() == game.num_actions - self.num_moves:
                 self.terminal = True
 
     def returns(self) -> tuple[float, float]:
