@@ -1,0 +1,110 @@
+"""Numba helpers shared by the search policies: rules on raw arrays, candidate moves.
+
+Search code works on a flat ``int8`` board plus a few scalars, packed into
+one ``rules`` array so every kernel takes the same arguments:
+``rules = [n, k, exact_black, exact_white, renju]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win
+from boardgame_envs.games.mnk import GameState
+from boardgame_envs.games.renju import KIND_NONE, forbidden_kind_flat
+
+R_N, R_K, R_EXACT_BLACK, R_EXACT_WHITE, R_RENJU = range(5)
+
+
+def rules_of(state: GameState) -> np.ndarray:
+    """The ``rules`` array of a game state's game."""
+    g = state.game
+    return np.array(
+        [g.size, g.win_length, g.exact(BLACK), g.exact(3 - BLACK), g.rule == "renju"], dtype=np.int64
+    )
+
+
+@njit(cache=True)
+def wins(board, rules, idx, color):
+    """Whether ``color`` playing empty ``idx`` completes a winning line (board unchanged)."""
+    exact = rules[R_EXACT_BLACK] if color == BLACK else rules[R_EXACT_WHITE]
+    board[idx] = color
+    result = makes_win(board, rules[R_N], idx, color, rules[R_K], exact != 0)
+    board[idx] = EMPTY
+    return result
+
+
+@njit(cache=True)
+def allowed(board, rules, idx, color):
+    """Whether ``color`` may play empty ``idx``: only black under renju is ever refused."""
+    if color != BLACK or rules[R_RENJU] == 0:
+        return True
+    return forbidden_kind_flat(board, rules[R_N], idx) == KIND_NONE
+
+
+@njit(cache=True)
+def candidates(board, n, radius, out):
+    """Empty points within ``radius`` (Chebyshev) of a stone; the centre on an empty board.
+
+    Writes them into ``out`` and returns how many. With ``radius >= n`` every
+    empty point is a candidate (small boards search everything).
+    """
+    count = 0
+    if radius >= n:
+        for a in range(n * n):
+            if board[a] == EMPTY:
+                out[count] = a
+                count += 1
+        return count
+    near = np.zeros(n * n, dtype=np.bool_)
+    stones = 0
+    for a in range(n * n):
+        if board[a] != EMPTY:
+            stones += 1
+            r0 = a // n
+            c0 = a - r0 * n
+            for r in range(max(0, r0 - radius), min(n, r0 + radius + 1)):
+                for c in range(max(0, c0 - radius), min(n, c0 + radius + 1)):
+                    near[r * n + c] = True
+    if stones == 0:
+        out[0] = (n // 2) * n + n // 2
+        return 1
+    for a in range(n * n):
+        if near[a] and board[a] == EMPTY:
+            out[count] = a
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def line_potential(board, n, k, idx, color):
+    """How much ``color`` gains by playing ``idx``: sum over k-windows through it with no enemy stone.
+
+    Each such window holding ``m`` of ``color``'s stones scores ``8 ** m``,
+    so a move that extends a long open line outranks several short ones.
+    """
+    total = 0
+    r0 = idx // n
+    c0 = idx - r0 * n
+    for d in range(4):
+        dr = DIRECTIONS[d, 0]
+        dc = DIRECTIONS[d, 1]
+        for start in range(-k + 1, 1):
+            own = 0
+            ok = True
+            for i in range(k):
+                r = r0 + (start + i) * dr
+                c = c0 + (start + i) * dc
+                if not (0 <= r < n and 0 <= c < n):
+                    ok = False
+                    break
+                v = board[r * n + c]
+                if v == color:
+                    own += 1
+                elif v != EMPTY:
+                    ok = False
+                    break
+            if ok:
+                total += 8**own
+    return total
