@@ -1,0 +1,82 @@
+"""``boardgame-envs``: the command line. ``demo`` plays a game, ``bench`` runs a benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+POLICIES = ("random", "mcts", "perfect")
+
+
+def make_policy(name: str, seed: int) -> Any:
+    """A built-in policy by name."""
+    if name == "random":
+        from boardgame_envs.policies.random import RandomPolicy
+
+        return RandomPolicy(seed=seed)
+    if name == "mcts":
+        from boardgame_envs.policies.mcts import MCTSPolicy
+
+        return MCTSPolicy(seed=seed)
+    if name == "perfect":
+        from boardgame_envs.policies.perfect import PerfectPolicy
+
+        return PerfectPolicy(seed=seed)
+    raise ValueError(f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}")
+
+
+def make_env(game: str, board_size: int, win_length: int, rule: str, render_mode: str | None = "ansi") -> Any:
+    from boardgame_envs import gomoku_v0, tictactoe_v0
+
+    if game == "tictactoe":
+        return tictactoe_v0.env(render_mode=render_mode)
+    return gomoku_v0.env(board_size=board_size, win_length=win_length, rule=rule, render_mode=render_mode)
+
+
+def demo(args: argparse.Namespace) -> int:
+    env = make_env(args.game, args.board_size, args.win_length, args.rule)
+    if args.game != "tictactoe" and "perfect" in (args.first, args.second):
+        raise ValueError("the perfect player only knows small boards (tic-tac-toe)")
+    env.reset(seed=args.seed)
+    players = dict(zip(env.possible_agents, (make_policy(args.first, args.seed), make_policy(args.second, args.seed + 1))))
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else players[agent].act(env))
+    print(env.render())
+    first, second = env.possible_agents
+    state = env.unwrapped.game_state
+    result = {1: f"{first} ({args.first}) wins", 2: f"{second} ({args.second}) wins"}.get(state.winner, "draw")
+    print(f"{state.num_moves} moves: {result}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("demo", help="play one game between two built-in policies and print it")
+    d.add_argument("game", nargs="?", default="gomoku", choices=("tictactoe", "gomoku"))
+    d.add_argument("--board-size", type=int, default=9)
+    d.add_argument("--win-length", type=int, default=5)
+    d.add_argument("--rule", default="renju", choices=("freestyle", "standard", "renju"))
+    d.add_argument("--first", default="mcts", choices=POLICIES)
+    d.add_argument("--second", default="random", choices=POLICIES)
+    d.add_argument("--seed", type=int, default=0)
+    d.set_defaults(func=demo)
+    b = sub.add_parser("bench", help="run a benchmark: env, renju, mcts", add_help=False)
+    b.add_argument("rest", nargs=argparse.REMAINDER)
+    b.set_defaults(func=lambda a: __import__("boardgame_envs.bench.__main__", fromlist=["main"]).main(a.rest))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except ValueError as exc:  # bad user input: one line, no traceback
+        print(f"boardgame-envs: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""The command line: the demo game, benchmarks dispatch, one-line errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardgame_envs.cli import main
+
+
+def test_demo_prints_a_finished_game(capsys):
+    assert main(["demo", "tictactoe", "--first", "perfect", "--second", "perfect"]) == 0
+    out = capsys.readouterr().out
+    assert "9 moves: draw" in out and "a b c" in out
+
+
+def test_demo_default_is_renju_on_9x9(capsys):
+    assert main(["demo", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "forbidden for black" in out and "moves:" in out
+
+
+def test_bad_input_is_one_line_exit_2(capsys):
+    assert main(["demo", "gomoku", "--board-size", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "5..19" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "chess"])
+    assert exc.value.code == 2
+
+
+def test_bench_unknown_name_is_usage(capsys):
+    main(["bench", "nope"])
+    assert "usage" in capsys.readouterr().err
