@@ -1,13 +1,14 @@
 """PettingZoo's standard safety wrappers, with the hot attribute reads made direct.
 
 ``env()`` wraps a raw env in PettingZoo's ``TerminateIllegalWrapper``,
-``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. Their logic is
-used unchanged (these are subclasses), but PettingZoo's ``BaseWrapper``
-forwards every attribute read (``agents``, ``agent_selection``,
-``terminations``, ...) through a chain of ``__getattr__`` calls, which costs
-more than one whole step of our games. Here those reads go straight to the
-unwrapped env: wrappers in between do not redefine them, so the values are
-the same, only cheaper.
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, subclassed.
+PettingZoo's ``BaseWrapper`` forwards every attribute read (``agents``,
+``agent_selection``, ``terminations``, ...) through a chain of
+``__getattr__`` calls, which costs more than one whole step of our games.
+Here those reads go straight to the unwrapped env (no wrapper in between
+redefines them, so the values are the same), and ``step`` takes the plain
+legal move straight through; every other case (illegal moves, dead agents,
+calls before reset) runs PettingZoo's own code, so the semantics are theirs.
 """
 
 from __future__ import annotations
@@ -40,6 +41,26 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
         super().__init__(env, illegal_reward)
         self._raw = env.unwrapped
 
+    def step(self, action: Any) -> None:
+        # PettingZoo's legal path, taken directly when the mask was just observed;
+        # every other case (dead agents, illegal moves, no observation) is its code.
+        raw = self._raw
+        prev = self._prev_obs
+        agent = raw.agent_selection
+        if (
+            prev is not None
+            and not raw.terminations[agent]
+            and not raw.truncations[agent]
+            and type(action) is int
+            and 0 <= action < raw.num_actions
+            and prev["action_mask"][action]
+        ):
+            self._prev_obs = None
+            self._prev_info = None
+            self.env.step(action)
+        else:
+            super().step(action)
+
 
 class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
@@ -59,6 +80,13 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
     def __str__(self) -> str:
         # PettingZoo prints the bare env name only for its own class, not subclasses.
