@@ -31,11 +31,17 @@ DEFAULT_RADIUS = 2  # tree children: empty points within 2 of a stone (all point
 
 
 @njit(cache=True)
-def _rollout(board, rules, color):
-    """Random legal moves to the end; returns the winner (0 for a draw). Mutates ``board``."""
+def _rollout(board, rules, color, empties):
+    """Random legal moves to the end; returns the winner (0 for a draw).
+
+    Mutates ``board``; ``empties`` is scratch space of the board's size.
+    """
     n = rules[R_N]
-    empties = np.flatnonzero(board == EMPTY)
-    count = empties.size
+    count = 0
+    for a in range(board.size):
+        if board[a] == EMPTY:
+            empties[count] = a
+            count += 1
     while count > 0:
         # Draw among the empties; a point black may not play is parked past
         # ``tries`` for this turn only.
@@ -62,14 +68,17 @@ def _rollout(board, rules, color):
 
 
 @njit(cache=True)
-def _expand(node, board, rules, color, radius, tree_i, tree_f, size):
-    """Create the children of ``node`` (``color`` to move); returns the new tree size."""
+def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch):
+    """Create the children of ``node`` (``color`` to move); returns the new tree size.
+
+    ``scratch`` is a (3, n*n) work array: candidates, moves, blocks.
+    """
     n = rules[R_N]
-    cand = np.empty(n * n, dtype=np.int64)
+    cand = scratch[0]
     count = candidates(board, n, radius, cand)
-    moves = np.empty(count, dtype=np.int64)
+    moves = scratch[1]
     m = 0
-    block = np.empty(count, dtype=np.int64)
+    block = scratch[2]
     b = 0
     for i in range(count):
         a = cand[i]
@@ -90,11 +99,14 @@ def _expand(node, board, rules, color, radius, tree_i, tree_f, size):
         m = b
     if m == 0 or size + m > tree_i.shape[0]:
         return size, m
-    order = np.random.permutation(m)
+    # Children in random order, so ties among unvisited ones are broken fairly.
+    for i in range(m - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
     first = size
     for i in range(m):
         child = size
-        a = moves[order[i]]
+        a = moves[i]
         tree_i[child, 0] = node  # parent
         tree_i[child, 1] = a  # move
         tree_i[child, 2] = -1  # first child
@@ -122,10 +134,12 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
     """Run ``sims`` simulations on the tree in ``tree_i``/``tree_f``; returns the new tree size."""
     np.random.seed(seed)
     path = np.empty(root_board.size + 2, dtype=np.int64)
+    board = np.empty_like(root_board)
+    scratch = np.empty((3, root_board.size), dtype=np.int64)
     for _ in range(sims):
         if tree_i[0, 6] != UNKNOWN:
             break  # the root is proven: nothing left to learn
-        board = root_board.copy()
+        board[:] = root_board
         color = root_color
         node = 0
         depth = 0
@@ -158,11 +172,11 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
         if tree_i[node, 5] == TERMINAL:
             winner = tree_i[node, 4] if tree_i[node, 6] == WON else 0
         elif tree_i[node, 5] == LEAF:
-            size, m = _expand(node, board, rules, color, radius, tree_i, tree_f, size)
+            size, m = _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch)
             if m == 0:
                 tree_i[node, 5] = TERMINAL  # no legal move: a draw
             else:
-                winner = _rollout(board, rules, color)
+                winner = _rollout(board, rules, color, scratch[0])
         else:
             winner = 0
         for i in range(depth, -1, -1):
