@@ -106,7 +106,9 @@ def _fours_in_line(board, n, idx, dr, dc):
     return 1
 
 
-@njit(cache=True)
+# An explicit signature: numba's on-disk cache of a recursive function whose
+# type is inferred leaves an unresolved symbol for callers compiled later.
+@njit("int64(int8[::1], int64, int64)", cache=True)
 def forbidden_kind_flat(board, n, idx):
     """Kind of forbidden move black makes at empty ``idx`` (``KIND_NONE`` if allowed).
 

@@ -1,0 +1,326 @@
+"""Alpha-beta search: negamax, iterative deepening, Zobrist transposition table, threat search.
+
+On tic-tac-toe the search is full-width to the end of the game, so it plays
+perfectly; among moves of equal value it picks with its seeded RNG. On
+gomoku boards the root first takes an immediate win, blocks the opponent's
+immediate win, and plays a winning continuous-four sequence (VCF) if one
+exists; otherwise it searches the best-looking candidates near the stones,
+deepening while time remains, and scores leaves by counting, for each
+colour, the k-windows that hold only its stones (more stones, more score).
+Under renju black never considers a forbidden point, and a four that black
+could only stop on a forbidden point counts as unstoppable.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from boardgame_envs.games.lines import DIRECTIONS, EMPTY
+from boardgame_envs.policies.base import check_positive, game_state_of
+from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, rules_of, wins
+
+WIN = 1_000_000
+INF = 10 * WIN
+TT_BITS = 20  # entries of the table: 2**TT_BITS (the index mask); small boards use a slice of it
+EXACT, LOWER, UPPER = 0, 1, 2
+SMALL_BOARD = 25  # boards up to 5x5 are searched full-width, all moves, no pruning
+
+
+@njit(cache=True)
+def evaluate(board, rules, color):
+    """Static score for ``color`` to move: its open k-windows minus the opponent's."""
+    n = rules[R_N]
+    k = rules[R_K]
+    score = 0
+    for d in range(4):
+        dr = DIRECTIONS[d, 0]
+        dc = DIRECTIONS[d, 1]
+        for r in range(n):
+            for c in range(n):
+                er = r + (k - 1) * dr
+                ec = c + (k - 1) * dc
+                if not (0 <= er < n and 0 <= ec < n):
+                    continue
+                mine = 0
+                theirs = 0
+                for i in range(k):
+                    v = board[(r + i * dr) * n + c + i * dc]
+                    if v == color:
+                        mine += 1
+                    elif v != EMPTY:
+                        theirs += 1
+                if theirs == 0 and mine > 0:
+                    score += 6**mine
+                elif mine == 0 and theirs > 0:
+                    score -= 5**theirs  # the side to move gets the tempo: its lines count a bit more
+    return score
+
+
+@njit(cache=True)
+def _moves(board, rules, color, width, out):
+    """Ordered moves for ``color``: a win alone, else forced blocks, else the best ``width``.
+
+    Returns ``(count, status)``: status 1 if the first move wins at once,
+    -1 if the opponent has a win that cannot be blocked, else 0.
+    """
+    n = rules[R_N]
+    radius = n if n * n <= SMALL_BOARD else 2
+    cand = np.empty(n * n, dtype=np.int64)
+    count = candidates(board, n, radius, cand)
+    blocks = 0
+    threats = 0
+    keys = np.empty(count, dtype=np.int64)
+    m = 0
+    for i in range(count):
+        a = cand[i]
+        mine = allowed(board, rules, a, color)
+        if mine and wins(board, rules, a, color):
+            out[0] = a
+            return 1, 1
+        if wins(board, rules, a, 3 - color) and allowed(board, rules, a, 3 - color):
+            threats += 1
+            if mine:
+                out[blocks] = a
+                blocks += 1
+            continue
+        if mine and threats == 0:
+            cand[m] = a
+            keys[m] = -(line_potential(board, n, rules[R_K], a, color) + line_potential(board, n, rules[R_K], a, 3 - color))
+            m += 1
+    if threats > 0:
+        return (blocks, 0) if blocks > 0 else (0, -1)
+    order = np.argsort(keys[:m], kind="mergesort")
+    take = m if (width <= 0 or n * n <= SMALL_BOARD) else min(width, m)
+    for i in range(take):
+        out[i] = cand[order[i]]
+    return take, 0
+
+
+# The recursive kernels are not cached: numba's on-disk cache of a recursive
+# function crashed when loaded back here (numba 0.68). They compile once per
+# process in _warm_up, in about two seconds.
+@njit(cache=False)
+def _negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, budget):
+    """Score for ``color`` to move; ``budget[0]`` counts nodes and aborts the search at 0."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return 0
+    n = rules[R_N]
+    moves = np.empty(n * n, dtype=np.int64)
+    count, status = _moves(board, rules, color, width, moves)
+    if status == 1:
+        return WIN - ply
+    if status == -1:
+        return -(WIN - ply - 1)
+    if count == 0:
+        return 0  # no move at all: a full board (or black with only forbidden points)
+    if depth <= 0:
+        return evaluate(board, rules, color)
+    slot = key & (tt.shape[0] - 1)
+    alpha0 = alpha
+    if tt[slot, 0] == key and tt[slot, 1] >= depth:
+        v = tt[slot, 2]
+        flag = tt[slot, 3]
+        if flag == EXACT:
+            return v
+        if flag == LOWER and v >= beta:
+            return v
+        if flag == UPPER and v <= alpha:
+            return v
+    if tt[slot, 0] == key:
+        # The stored best move first.
+        for i in range(count):
+            if moves[i] == tt[slot, 4]:
+                moves[0], moves[i] = moves[i], moves[0]
+                break
+    best = -INF
+    best_move = moves[0]
+    for i in range(count):
+        a = moves[i]
+        board[a] = color
+        v = -_negamax(board, rules, 3 - color, depth - 1, -beta, -alpha, ply + 1,
+                      key ^ zob[color - 1, a], zob, tt, width, budget)  # fmt: skip
+        board[a] = EMPTY
+        if v > best:
+            best = v
+            best_move = a
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            break
+    if budget[0] >= 0:
+        tt[slot, 0] = key
+        tt[slot, 1] = depth
+        tt[slot, 2] = best
+        tt[slot, 3] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+        tt[slot, 4] = best_move
+    return best
+
+
+@njit(cache=False)
+def _root(board, rules, color, depth, key, zob, tt, width, budget, noise):
+    """Exact score of every root move (full window each), ``-INF`` for moves not searched."""
+    n = rules[R_N]
+    moves = np.empty(n * n, dtype=np.int64)
+    scores = np.full(n * n, -INF, dtype=np.int64)
+    count, status = _moves(board, rules, color, width, moves)
+    if status == 1:
+        scores[moves[0]] = WIN
+        return scores
+    if count == 0:
+        return scores
+    for i in range(count):
+        a = moves[i]
+        board[a] = color
+        scores[a] = -_negamax(board, rules, 3 - color, depth - 1, -INF, INF, 1,
+                              key ^ zob[color - 1, a], zob, tt, width, budget)  # fmt: skip
+        board[a] = EMPTY
+    return scores
+
+
+@njit(cache=False)
+def vcf(board, rules, color, max_fours):
+    """First move of a win by continuous fours for ``color``, or -1.
+
+    Each move must make a four (a point where the next stone wins); the
+    opponent must stop it, and may not win at once in between.
+    """
+    if max_fours <= 0:
+        return -1
+    n = rules[R_N]
+    cand = np.empty(n * n, dtype=np.int64)
+    count = candidates(board, n, 2, cand)
+    for i in range(count):
+        a = cand[i]
+        if not allowed(board, rules, a, color):
+            continue
+        board[a] = color
+        # Where would color win next? The opponent must stop every such point.
+        wins_at = -1
+        many = False
+        for j in range(count):
+            b = cand[j]
+            if board[b] == EMPTY and wins(board, rules, b, color):
+                if wins_at >= 0:
+                    many = True
+                    break
+                wins_at = b
+        result = -1
+        if wins_at >= 0:
+            opp_wins = False
+            for j in range(count):
+                b = cand[j]
+                if board[b] == EMPTY and allowed(board, rules, b, 3 - color) and wins(board, rules, b, 3 - color):
+                    opp_wins = True
+                    break
+            if not opp_wins:
+                if many or not allowed(board, rules, wins_at, 3 - color):
+                    result = a
+                else:
+                    board[wins_at] = 3 - color
+                    if vcf(board, rules, color, max_fours - 1) >= 0:
+                        result = a
+                    board[wins_at] = EMPTY
+        board[a] = EMPTY
+        if result >= 0:
+            return result
+    return -1
+
+
+_compiled = False
+
+
+def _warm_up() -> None:
+    """Compile (or load) the search kernels once per process, outside any time limit."""
+    global _compiled
+    if not _compiled:
+        board = np.zeros(9, dtype=np.int8)
+        rules = np.array([3, 3, 0, 0, 0], dtype=np.int64)
+        zob = np.ones((2, 9), dtype=np.int64)
+        _root(board, rules, 1, 1, 0, zob, np.zeros((16, 5), dtype=np.int64), 10, np.array([100]), 0)
+        vcf(board, rules, 1, 1)
+        _compiled = True
+
+
+class AlphaBetaPolicy:
+    """Negamax alpha-beta with iterative deepening, a transposition table and threat search.
+
+    Args:
+        depth: maximum search depth in plies (default: the whole game on small
+            boards, 6 on larger ones).
+        time_limit: seconds per move (default 0.5); deepening stops when the
+            next iteration would not fit. ``None`` searches to ``depth`` alone,
+            which makes play independent of machine speed.
+        width: candidate moves kept per node on large boards (best first).
+        seed: breaks ties between equally good moves.
+    """
+
+    name = "alphabeta"
+
+    def __init__(
+        self, depth: int | None = None, time_limit: float | None = 0.5, width: int = 10, seed: int | None = None
+    ) -> None:
+        check_positive("depth", depth, allow_none=True)
+        check_positive("time_limit", time_limit, allow_none=True)
+        check_positive("width", width)
+        self.depth = depth
+        self.time_limit = time_limit
+        self.width = width
+        self.rng = np.random.default_rng(seed)
+        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.last_depth = 0
+
+    def _table(self, cells: int) -> tuple[np.ndarray, np.ndarray]:
+        if cells not in self._tables:
+            zob = np.random.default_rng(cells).integers(1, 2**62, size=(2, cells), dtype=np.int64)
+            bits = 14 if cells <= SMALL_BOARD else TT_BITS
+            self._tables[cells] = (zob, np.zeros((1 << bits, 5), dtype=np.int64))
+        return self._tables[cells]
+
+    def act(self, env: Any) -> int:
+        state = game_state_of(env)
+        rules = rules_of(state)
+        board = state.board.copy()
+        color = state.to_move
+        n = state.game.size
+        empties = int((board == EMPTY).sum())
+        small = n * n <= SMALL_BOARD
+        max_depth = self.depth or (empties if small else 6)
+        _warm_up()  # compile before the clock starts, or the first move would stop at depth 1
+        if not small:
+            first = np.empty(n * n, dtype=np.int64)
+            count, status = _moves(board, rules, color, self.width, first)
+            if status == 1:
+                return int(first[0])  # a five now beats any longer plan
+            found = vcf(board, rules, color, 12)
+            if found >= 0:
+                return int(found)
+        zob, tt = self._table(n * n)
+        key = 0
+        for a in np.flatnonzero(board):
+            key ^= int(zob[board[a] - 1, a])
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        best_scores = None
+        for depth in range(1, max_depth + 1):
+            started = time.perf_counter()
+            budget = np.array([10**9 if deadline is None else 2_000_000], dtype=np.int64)
+            scores = _root(board, rules, color, depth, key, zob, tt, self.width, budget, 0)
+            if budget[0] < 0:
+                break  # ran out of nodes: keep the last complete iteration
+            best_scores = scores
+            self.last_depth = depth
+            if scores.max() >= WIN - max_depth or (small and depth >= empties):
+                break
+            if deadline is not None:
+                spent = time.perf_counter() - started
+                if time.perf_counter() + 4 * spent > deadline:
+                    break
+        if best_scores is None or best_scores.max() <= -INF:
+            legal = state.legal_actions()
+            return int(legal[self.rng.integers(len(legal))])
+        best = np.flatnonzero(best_scores == best_scores.max())
+        return int(best[self.rng.integers(len(best))])
