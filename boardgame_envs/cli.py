@@ -6,24 +6,22 @@ import argparse
 import sys
 from typing import Any
 
-POLICIES = ("random", "mcts", "perfect")
+POLICIES = ("random", "mcts", "alphabeta", "perfect")
 
 
 def make_policy(name: str, seed: int) -> Any:
-    """A built-in policy by name."""
-    if name == "random":
-        from boardgame_envs.policies.random import RandomPolicy
+    """A built-in policy by name, with its default settings."""
+    from boardgame_envs import policies
 
-        return RandomPolicy(seed=seed)
-    if name == "mcts":
-        from boardgame_envs.policies.mcts import MCTSPolicy
-
-        return MCTSPolicy(seed=seed)
-    if name == "perfect":
-        from boardgame_envs.policies.perfect import PerfectPolicy
-
-        return PerfectPolicy(seed=seed)
-    raise ValueError(f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}")
+    classes = {
+        "random": policies.RandomPolicy,
+        "mcts": policies.MCTSPolicy,
+        "alphabeta": policies.AlphaBetaPolicy,
+        "perfect": policies.PerfectPolicy,
+    }
+    if name not in classes:
+        raise ValueError(f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}")
+    return classes[name](seed=seed)
 
 
 def make_env(game: str, board_size: int, win_length: int, rule: str, render_mode: str | None = "ansi") -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardgame_envs.games.solver import solver_for
+from boardgame_envs.policies.base import game_state_of
 
 
 class PerfectPolicy:
@@ -20,8 +21,6 @@ class PerfectPolicy:
         self.rng = np.random.default_rng(seed)
 
     def act(self, env) -> int:
-        state = env.unwrapped.game_state
-        if state.terminal:
-            raise ValueError("the game is over: there is no move to choose")
+        state = game_state_of(env)
         best = solver_for(state.game).optimal_actions(state)
         return int(best[self.rng.integers(len(best))])
