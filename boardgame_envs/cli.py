@@ -49,6 +49,31 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def arena(args: argparse.Namespace) -> int:
+    import functools
+
+    from boardgame_envs import gomoku_v0, tictactoe_v0
+    from boardgame_envs.arena import match, round_robin
+
+    for name in args.policies:
+        if name not in POLICIES:
+            raise ValueError(f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}")
+    if args.game == "tictactoe":
+        env_fn = tictactoe_v0.env
+    else:
+        gomoku_v0.raw_env(board_size=args.board_size, win_length=args.win_length, rule=args.rule)  # validate
+        env_fn = functools.partial(gomoku_v0.env, board_size=args.board_size, win_length=args.win_length, rule=args.rule)
+    if len(args.policies) == 2:
+        a, b = args.policies
+        print(match(env_fn, a, b, games=args.games, seed=args.seed, jobs=args.jobs))
+    else:
+        table = round_robin(env_fn, {p: p for p in args.policies}, games=args.games, seed=args.seed, jobs=args.jobs)
+        print(f"Elo (mean 0), {args.games} games per pair")
+        for name, elo in table.items():
+            print(f"  {name:<12}{elo:+8.0f}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -61,6 +86,16 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--second", default="random", choices=POLICIES)
     d.add_argument("--seed", type=int, default=0)
     d.set_defaults(func=demo)
+    a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
+    a.add_argument("game", choices=("tictactoe", "gomoku"))
+    a.add_argument("policies", nargs="+", metavar="POLICY", help=f"two or more of {', '.join(POLICIES)}")
+    a.add_argument("--board-size", type=int, default=15)
+    a.add_argument("--win-length", type=int, default=5)
+    a.add_argument("--rule", default="freestyle", choices=("freestyle", "standard", "renju"))
+    a.add_argument("--games", type=int, default=50)
+    a.add_argument("--jobs", type=int, default=1)
+    a.add_argument("--seed", type=int, default=0)
+    a.set_defaults(func=arena)
     b = sub.add_parser("bench", help="run a benchmark: env, renju, mcts", add_help=False)
     b.add_argument("rest", nargs=argparse.REMAINDER)
     b.set_defaults(func=lambda a: __import__("boardgame_envs.bench.__main__", fromlist=["main"]).main(a.rest))

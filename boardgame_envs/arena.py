@@ -1,0 +1,187 @@
+"""Matches between policies: seats swapped, seeded, parallel; score intervals and Elo.
+
+A *spec* names a policy so that worker processes can build it: a name
+(``"random"``, ``"mcts"``, ``"alphabeta"``, ``"perfect"``), a pair
+``(name, kwargs)``, or any picklable factory ``f(seed) -> policy``.
+Every game gets its own seed derived from the match seed and its index, and
+both policies are rebuilt with seeds from it, so a match's result does not
+depend on ``jobs`` or on the order games finish in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+Z95 = 1.959964
+ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
+
+
+def resolve_policy(spec: Any, seed: int) -> Any:
+    """Build the policy a spec names, seeded."""
+    from boardgame_envs.cli import POLICIES, make_policy
+
+    if isinstance(spec, str):
+        return make_policy(spec, seed)
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        name, kwargs = spec
+        policy = make_policy(name, seed)
+        return type(policy)(**{**kwargs, "seed": seed})
+    if callable(spec):
+        return spec(seed)
+    raise ValueError(f"cannot build a policy from {spec!r}; names are {', '.join(POLICIES)}")
+
+
+def play_game(env_fn: Callable[[], Any], first: Any, second: Any) -> tuple[int, list[int]]:
+    """One game through the AEC API; returns (winner seat: 1 first, 2 second, 0 draw; moves)."""
+    env = env_fn()
+    env.reset()
+    players = dict(zip(env.possible_agents, (first, second)))
+    moves = []
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        action = None if terminated or truncated else players[agent].act(env)
+        if action is not None:
+            moves.append(int(action))
+        env.step(action)
+    return int(env.unwrapped.game_state.winner), moves
+
+
+def _game_task(args: tuple) -> tuple[int, int]:
+    env_fn, spec_a, spec_b, game_seed, a_first = args
+    rng = np.random.default_rng(game_seed)
+    seed_a, seed_b = (int(s) for s in rng.integers(2**31, size=2))
+    a, b = resolve_policy(spec_a, seed_a), resolve_policy(spec_b, seed_b)
+    winner, _ = play_game(env_fn, a, b) if a_first else play_game(env_fn, b, a)
+    a_seat = 1 if a_first else 2
+    outcome = 0 if winner == 0 else (1 if winner == a_seat else -1)
+    return (0 if a_first else 1), outcome
+
+
+@dataclass
+class MatchResult:
+    """Wins/draws/losses of policy A against B, overall and by A's seat."""
+
+    name_a: str
+    name_b: str
+    by_seat: dict[str, list[int]] = field(default_factory=lambda: {"first": [0, 0, 0], "second": [0, 0, 0]})
+
+    @property
+    def wins(self) -> int:
+        return sum(v[0] for v in self.by_seat.values())
+
+    @property
+    def draws(self) -> int:
+        return sum(v[1] for v in self.by_seat.values())
+
+    @property
+    def losses(self) -> int:
+        return sum(v[2] for v in self.by_seat.values())
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def score(self) -> tuple[float, float, float]:
+        """A's mean score (win 1, draw 1/2) with a 95% normal interval from the per-game variance."""
+        n = self.games
+        s = (self.wins + 0.5 * self.draws) / n
+        var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
+        if var == 0.0:
+            # All games alike: the normal interval collapses; use Wilson's.
+            z2 = Z95 * Z95
+            centre = (s + z2 / (2 * n)) / (1 + z2 / n)
+            half = Z95 * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+            return s, max(0.0, centre - half), min(1.0, centre + half)
+        half = Z95 * math.sqrt(var / n)
+        return s, max(0.0, s - half), min(1.0, s + half)
+
+    def elo(self) -> tuple[float, float, float]:
+        """Elo difference A - B with the interval mapped from the score's, capped at ±ELO_CAP."""
+        return tuple(elo_from_score(x) for x in self.score())  # type: ignore[return-value]
+
+    def __str__(self) -> str:
+        s, lo, hi = self.score()
+        e, elo_lo, elo_hi = self.elo()
+        lines = [f"{self.name_a} vs {self.name_b}: {self.games} games, seats alternated"]
+        lines.append(f"  {'seat of ' + self.name_a:<22}{'wins':>6}{'draws':>7}{'losses':>8}")
+        for seat, (w, d, l) in self.by_seat.items():
+            lines.append(f"  {seat:<22}{w:>6}{d:>7}{l:>8}")
+        lines.append(f"  {'total':<22}{self.wins:>6}{self.draws:>7}{self.losses:>8}")
+        lines.append(f"  score {s:.3f} (95% {lo:.3f}..{hi:.3f}); Elo {e:+.0f} (95% {elo_lo:+.0f}..{elo_hi:+.0f})")
+        return "\n".join(lines)
+
+
+def elo_from_score(score: float) -> float:
+    """Elo difference that predicts ``score``; ±ELO_CAP at 0 and 1."""
+    if score <= 0.0:
+        return -ELO_CAP
+    if score >= 1.0:
+        return ELO_CAP
+    return max(-ELO_CAP, min(ELO_CAP, -400.0 * math.log10(1.0 / score - 1.0)))
+
+
+def _name(spec: Any) -> str:
+    return spec if isinstance(spec, str) else spec[0] if isinstance(spec, tuple) else getattr(spec, "__name__", "policy")
+
+
+def match(
+    env_fn: Callable[[], Any], spec_a: Any, spec_b: Any, games: int = 100, seed: int = 0,
+    jobs: int = 1, progress: bool = True,
+) -> MatchResult:  # fmt: skip
+    """Play ``games`` games, A first in the even-numbered ones; parallel over ``jobs`` processes."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
+    tasks = [(env_fn, spec_a, spec_b, int(seeds[i]), i % 2 == 0) for i in range(games)]
+    result = MatchResult(_name(spec_a), _name(spec_b))
+    bar = tqdm(total=games, desc=f"{result.name_a} vs {result.name_b}", disable=not progress, leave=False)
+    if jobs == 1:
+        outcomes = map(_game_task, tasks)
+    else:
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        outcomes = pool.map(_game_task, tasks)
+    for seat, outcome in outcomes:
+        column = 0 if outcome == 1 else 1 if outcome == 0 else 2
+        result.by_seat["first" if seat == 0 else "second"][column] += 1
+        bar.update()
+    bar.close()
+    if jobs > 1:
+        pool.shutdown()
+    return result
+
+
+def round_robin(
+    env_fn: Callable[[], Any], specs: dict[str, Any], games: int = 20, seed: int = 0, jobs: int = 1,
+    progress: bool = True,
+) -> dict[str, float]:  # fmt: skip
+    """Every pair plays ``games``; returns Elo ratings (mean 0) fitted by Bradley-Terry maximum likelihood."""
+    names = list(specs)
+    scores = np.zeros((len(names), len(names)))
+    counts = np.zeros_like(scores)
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            r = match(env_fn, specs[names[i]], specs[names[j]], games, seed + 1000 * i + j, jobs, progress)
+            points = r.wins + 0.5 * r.draws
+            scores[i, j], scores[j, i] = points, r.games - points
+            counts[i, j] = counts[j, i] = r.games
+    # Minorisation-maximisation for Bradley-Terry strengths, with half a point of
+    # prior against every other player so all-win records stay finite.
+    strength = np.ones(len(names))
+    won = scores.sum(axis=1) + 0.5
+    for _ in range(2000):
+        denom = np.array(
+            [sum((counts[i, j] + 1) / (strength[i] + strength[j]) for j in range(len(names)) if j != i) for i in range(len(names))]
+        )
+        strength = won / denom
+        strength /= np.exp(np.mean(np.log(strength)))
+    elo = 400.0 * np.log10(strength)
+    return dict(sorted(zip(names, (float(e) for e in elo)), key=lambda kv: -kv[1]))

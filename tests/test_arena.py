@@ -1,0 +1,52 @@
+"""Arena: counting, seats, reproducibility across jobs, interval and Elo math."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from boardgame_envs import tictactoe_v0
+from boardgame_envs.arena import MatchResult, elo_from_score, match, round_robin
+from boardgame_envs.cli import main
+
+
+def test_perfect_players_draw_every_game_and_seats_alternate():
+    r = match(tictactoe_v0.env, "perfect", "perfect", games=10, seed=0, progress=False)
+    assert r.by_seat == {"first": [0, 5, 0], "second": [0, 5, 0]}
+    assert r.score()[0] == 0.5 and r.elo()[0] == 0.0
+
+
+def test_jobs_do_not_change_results():
+    one = match(tictactoe_v0.env, "random", "random", games=16, seed=3, progress=False)
+    two = match(tictactoe_v0.env, "random", "random", games=16, seed=3, jobs=2, progress=False)
+    assert one.by_seat == two.by_seat
+    assert one.games == 16
+
+
+def test_search_beats_random_in_both_seats():
+    r = match(tictactoe_v0.env, "alphabeta", "random", games=20, seed=1, progress=False)
+    assert r.losses == 0 and r.by_seat["first"][0] >= 8
+
+
+def test_elo_and_interval_math():
+    assert elo_from_score(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo_from_score(0.5) == 0.0 and elo_from_score(1.0) == 800.0
+    r = MatchResult("a", "b", {"first": [30, 0, 20], "second": [30, 0, 20]})
+    s, lo, hi = r.score()
+    half = 1.959964 * math.sqrt(0.6 * 0.4 / 100)  # win/loss only: binomial
+    assert s == 0.6 and lo == pytest.approx(0.6 - half) and hi == pytest.approx(0.6 + half)
+    sweep = MatchResult("a", "b", {"first": [10, 0, 0], "second": [10, 0, 0]})
+    assert sweep.score()[1] < 1.0  # Wilson lower bound for an all-win record
+
+
+def test_round_robin_orders_by_strength():
+    table = round_robin(tictactoe_v0.env, {"random": "random", "perfect": "perfect"}, games=10, progress=False)
+    assert list(table) == ["perfect", "random"] and abs(sum(table.values())) < 1e-6
+
+
+def test_cli_arena(capsys):
+    assert main(["arena", "tictactoe", "mcts", "random", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts vs random: 4 games" in out and "Elo" in out
+    assert main(["arena", "gomoku", "nope", "random"]) == 2
