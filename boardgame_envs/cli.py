@@ -74,6 +74,22 @@ def arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def play(args: argparse.Namespace) -> int:
+    import functools
+
+    from boardgame_envs import gomoku_v0, tictactoe_v0
+    from boardgame_envs.play import play_terminal
+
+    if args.game == "tictactoe":
+        env_fn = functools.partial(tictactoe_v0.raw_env, render_mode="ansi")
+    else:
+        env_fn = functools.partial(gomoku_v0.raw_env, args.board_size, args.win_length, args.rule, render_mode="ansi")
+    env_fn()  # bad board arguments fail here, with the env's message
+    opponent = make_policy(args.opponent, args.seed)
+    play_terminal(env_fn, opponent, human_first=args.color in ("black", "first"))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -86,6 +102,15 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--second", default="random", choices=POLICIES)
     d.add_argument("--seed", type=int, default=0)
     d.set_defaults(func=demo)
+    p = sub.add_parser("play", help="play against a built-in policy in the terminal")
+    p.add_argument("game", choices=("tictactoe", "gomoku"))
+    p.add_argument("--board-size", type=int, default=15)
+    p.add_argument("--win-length", type=int, default=5)
+    p.add_argument("--rule", default="renju", choices=("freestyle", "standard", "renju"))
+    p.add_argument("--opponent", default="alphabeta", choices=POLICIES)
+    p.add_argument("--color", default="black", choices=("black", "white", "first", "second"))
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=play)
     a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
     a.add_argument("game", choices=("tictactoe", "gomoku"))
     a.add_argument("policies", nargs="+", metavar="POLICY", help=f"two or more of {', '.join(POLICIES)}")
