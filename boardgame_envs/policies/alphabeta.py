@@ -305,7 +305,8 @@ class AlphaBetaPolicy:
             key ^= int(zob[board[a] - 1, a])
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         best_scores = None
-        for depth in range(1, max_depth + 1):
+        # Small boards are solved outright: deepening would only repeat work.
+        for depth in range(max_depth if small else 1, max_depth + 1):
             started = time.perf_counter()
             budget = np.array([10**9 if deadline is None else 2_000_000], dtype=np.int64)
             scores = _root(board, rules, color, depth, key, zob, tt, self.width, budget, 0)
