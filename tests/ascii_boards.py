@@ -32,3 +32,27 @@ def state_from(text: str, win_length: int = 5, rule: str = "freestyle", to_move:
     state.num_moves = blacks + whites
     state.to_move = to_move if to_move is not None else (1 if blacks == whites else 2)
     return state
+
+
+def env_from(text: str, wrapped: bool = False, **kwargs):
+    """A tictactoe_v0 (3x3 drawings) or gomoku_v0 env reached by playing the drawn stones.
+
+    Black's and white's stones are played alternately, in reading order, so
+    the drawing needs as many black stones as white ones, or one more.
+    """
+    from boardgame_envs import gomoku_v0, tictactoe_v0
+
+    board = parse(text)
+    n = board.shape[0]
+    if n == 3:
+        env = tictactoe_v0.env() if wrapped else tictactoe_v0.raw_env()
+    else:
+        env = (gomoku_v0.env if wrapped else gomoku_v0.raw_env)(board_size=n, **kwargs)
+    env.reset()
+    blacks = [int(a) for a in np.flatnonzero(board.ravel() == 1)]
+    whites = [int(a) for a in np.flatnonzero(board.ravel() == 2)]
+    if len(blacks) - len(whites) not in (0, 1):
+        raise ValueError(f"{len(blacks)} black and {len(whites)} white stones cannot alternate")
+    for i in range(len(blacks) + len(whites)):
+        env.step(blacks[i // 2] if i % 2 == 0 else whites[i // 2])
+    return env

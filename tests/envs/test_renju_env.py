@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascii_boards import parse
+from ascii_boards import env_from
 from boardgame_envs import IllegalMoveError, gomoku_v0
 from boardgame_envs.envs.board_env import PLANE_FORBIDDEN
 from boardgame_envs.games.notation import parse_point
@@ -25,18 +25,8 @@ O . . . . . . . O
 
 
 def _env_at(diagram: str, rule: str = "renju", wrapped: bool = False, render_mode=None):
-    """A 9x9 env whose game state holds the drawn stones, black to move."""
-    board = parse(diagram)
-    env = (gomoku_v0.env if wrapped else gomoku_v0.raw_env)(board_size=9, rule=rule, render_mode=render_mode)
-    env.reset()
-    # Play the stones in alternation so the state is reachable through the API.
-    blacks = list(zip(*np.nonzero(board == 1)))
-    whites = list(zip(*np.nonzero(board == 2)))
-    assert len(blacks) == len(whites)
-    for b, w in zip(blacks, whites):
-        env.step(int(b[0] * 9 + b[1]))
-        env.step(int(w[0] * 9 + w[1]))
-    return env
+    """A 9x9 env whose game holds the drawn stones, black to move."""
+    return env_from(diagram, wrapped=wrapped, rule=rule, render_mode=render_mode)
 
 
 def test_mask_and_plane_exclude_the_forbidden_point():

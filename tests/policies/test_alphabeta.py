@@ -5,23 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascii_boards import parse
+from ascii_boards import env_from
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.solver import solver_for
 from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
 
 
-def _env_with(diagram: str, **kwargs):
-    board = parse(diagram)
-    n = board.shape[0]
-    env = tictactoe_v0.raw_env() if n == 3 else gomoku_v0.raw_env(board_size=n, **kwargs)
-    env.reset()
-    blacks = [int(a) for a in np.flatnonzero(board.ravel() == 1)]
-    whites = [int(a) for a in np.flatnonzero(board.ravel() == 2)]
-    for i in range(len(blacks) + len(whites)):
-        env.step(blacks[i // 2] if i % 2 == 0 else whites[i // 2])
-    return env
 
 
 def test_never_gives_up_value_at_any_reachable_tictactoe_position():
@@ -66,7 +56,7 @@ def test_ties_are_broken_by_the_seed():
 
 
 def test_gomoku_takes_a_win_and_blocks_a_four():
-    win = _env_with(
+    win = env_from(
         """
         . . . . . . . . .
         . . . . . . . . .
@@ -80,7 +70,7 @@ def test_gomoku_takes_a_win_and_blocks_a_four():
         """
     )
     assert AlphaBetaPolicy(seed=0).act(win) in (27, 32)  # a6 or f6 completes the five
-    block = _env_with(
+    block = env_from(
         """
         . . . . . . . . .
         . . . . . . . . .
@@ -99,7 +89,7 @@ def test_gomoku_takes_a_win_and_blocks_a_four():
 
 
 def test_gomoku_finds_a_continuous_four_win():
-    env = _env_with(
+    env = env_from(
         """
         O . . . . . . . . . O
         . . . . . . . . . . .
@@ -125,7 +115,7 @@ def test_gomoku_finds_a_continuous_four_win():
 
 
 def test_renju_black_never_chooses_a_forbidden_point():
-    env = _env_with(
+    env = env_from(
         """
         O . . . . . . . O
         . . . . . . . . .

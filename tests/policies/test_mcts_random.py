@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from ascii_boards import parse
+from ascii_boards import env_from
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.policies.mcts import MCTSPolicy
 from boardgame_envs.policies.perfect import PerfectPolicy
 from boardgame_envs.policies.random import RandomPolicy
 
 
-def _env_with(diagram: str, **kwargs):
-    """A raw env reached by playing the drawn stones alternately (black first)."""
-    board = parse(diagram)
-    n = board.shape[0]
-    env = (tictactoe_v0.raw_env() if n == 3 else gomoku_v0.raw_env(board_size=n, **kwargs))
-    env.reset()
-    blacks = [int(a) for a in np.flatnonzero(board.ravel() == 1)]
-    whites = [int(a) for a in np.flatnonzero(board.ravel() == 2)]
-    for i in range(len(blacks) + len(whites)):
-        env.step(blacks[i // 2] if i % 2 == 0 else whites[i // 2])
-    return env
 
 
 @pytest.mark.parametrize("policy", [RandomPolicy(seed=0), MCTSPolicy(seed=0, simulations=200)])
@@ -55,7 +43,7 @@ def test_same_seed_same_moves():
 
 
 def test_mcts_takes_the_win_and_blocks():
-    win = _env_with(
+    win = env_from(
         """
         X X .
         O O .
@@ -64,7 +52,7 @@ def test_mcts_takes_the_win_and_blocks():
     )
     # Three stones each, so X moves: c3 completes the top row.
     assert MCTSPolicy(seed=1, simulations=50).act(win) == 2
-    block = _env_with(
+    block = env_from(
         """
         . . . . . . .
         . . . . . . .
@@ -82,7 +70,7 @@ def test_mcts_takes_the_win_and_blocks():
 
 
 def test_solver_proves_the_win_and_plays_it():
-    env = _env_with(
+    env = env_from(
         """
         X . .
         . O .
