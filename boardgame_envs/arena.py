@@ -108,7 +108,7 @@ class MatchResult:
 
     def __str__(self) -> str:
         s, lo, hi = self.score()
-        e, elo_lo, elo_hi = self.elo()
+        e, elo_lo, elo_hi = (x + 0.0 for x in self.elo())  # + 0.0 turns -0.0 into 0.0 for printing
         lines = [f"{self.name_a} vs {self.name_b}: {self.games} games, seats alternated"]
         lines.append(f"  {'seat of ' + self.name_a:<22}{'wins':>6}{'draws':>7}{'losses':>8}")
         for seat, (w, d, l) in self.by_seat.items():

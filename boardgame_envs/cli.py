@@ -10,8 +10,15 @@ POLICIES = ("random", "mcts", "alphabeta", "perfect")
 
 
 def make_policy(name: str, seed: int) -> Any:
-    """A built-in policy by name, with its default settings."""
+    """A built-in policy by name, with its default settings; a ``.pt`` path loads an AlphaZero network."""
     from boardgame_envs import policies
+
+    if name.endswith(".pt"):
+        try:
+            from boardgame_envs.alphazero import NetworkPolicy
+        except ImportError:
+            raise ValueError(f"cannot load {name!r}: boardgame_envs.alphazero is not available") from None
+        return NetworkPolicy.from_checkpoint(name)
 
     classes = {
         "random": policies.RandomPolicy,
@@ -56,8 +63,9 @@ def arena(args: argparse.Namespace) -> int:
     from boardgame_envs.arena import match, round_robin
 
     for name in args.policies:
-        if name not in POLICIES:
+        if name not in POLICIES and not name.endswith(".pt"):
             raise ValueError(f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}")
+        make_policy(name, 0)  # fail before any game is played
     if args.game == "tictactoe":
         env_fn = tictactoe_v0.env
     else:
@@ -124,11 +132,31 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="run a benchmark: env, renju, mcts", add_help=False)
     b.add_argument("rest", nargs=argparse.REMAINDER)
     b.set_defaults(func=lambda a: __import__("boardgame_envs.bench.__main__", fromlist=["main"]).main(a.rest))
+    try:
+        from boardgame_envs.alphazero import cli as az_cli
+    except ImportError:
+        az_cli = None
+    if az_cli is not None:
+        t = sub.add_parser("train", help="train an AlphaZero network")
+        az_cli.add_arguments(t)
+        t.set_defaults(func=az_cli.run)
+    else:
+        t = sub.add_parser("train", help="train an AlphaZero network (not available in this install)", add_help=False)
+        t.add_argument("rest", nargs=argparse.REMAINDER)
+        t.set_defaults(func=_train_unavailable)
     return parser
 
 
+def _train_unavailable(args: argparse.Namespace) -> int:
+    print("boardgame-envs: error: train is not available (boardgame_envs.alphazero.cli is missing)", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and getattr(args, "func", None) is not _train_unavailable:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args) or 0)
     except ValueError as exc:  # bad user input: one line, no traceback

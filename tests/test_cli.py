@@ -31,3 +31,21 @@ def test_bad_input_is_one_line_exit_2(capsys):
 def test_bench_unknown_name_is_usage(capsys):
     main(["bench", "nope"])
     assert "usage" in capsys.readouterr().err
+
+
+def test_train_without_alphazero_is_one_line_exit_2(capsys):
+    import importlib.util
+
+    if importlib.util.find_spec("boardgame_envs.alphazero.cli") is not None:
+        return  # the real trainer is installed; its own tests cover it
+    assert main(["train", "--anything"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "not available" in err
+
+
+def test_unknown_flag_is_exit_2():
+    import pytest
+
+    with pytest.raises(SystemExit) as exc:
+        main(["arena", "tictactoe", "random", "random", "--bogus"])
+    assert exc.value.code == 2
