@@ -1,4 +1,4 @@
-"""MaskablePPO (sb3-contrib) on tic-tac-toe against the built-in MCTS, with no glue code.
+"""MaskablePPO (sb3-contrib) on tic-tac-toe against the built-in random player, with no glue code.
 
     python examples/maskable_ppo_quickstart.py --steps 20000
 """

@@ -1,11 +1,13 @@
 """Self-play: the opponent is a frozen copy of the learner, refreshed every round.
 
+The env hands a callable opponent its own view encoded like the learner's
+observations, so the frozen model's ``predict`` plays as it is.
+
     python examples/self_play_frozen_opponent.py --rounds 3 --steps 4000
 """
 
 import argparse
 
-import numpy as np
 from sb3_contrib import MaskablePPO
 
 from boardgame_envs.envs.single_agent import BoardGameEnv
@@ -16,22 +18,25 @@ parser.add_argument("--steps", type=int, default=4000)
 args = parser.parse_args()
 
 
-class Frozen:
-    """The opponent callable: (observation planes, action mask) -> action, from a saved learner."""
-
-    def __init__(self, model):
-        self.model = model
-
-    def __call__(self, planes, mask):
-        action, _ = self.model.predict(planes.astype(np.float32).reshape(-1), action_masks=mask.astype(bool), deterministic=False)
-        return int(action)
+def frozen_copy(model: MaskablePPO, env: BoardGameEnv, seed: int):
+    """An opponent callable ``(observation, action_mask) -> action`` playing a snapshot of ``model``."""
+    snapshot = MaskablePPO("MlpPolicy", env, seed=seed)
+    snapshot.set_parameters(model.get_parameters())
+    return lambda observation, mask: int(snapshot.predict(observation, action_masks=mask, deterministic=False)[0])
 
 
 env = BoardGameEnv("tictactoe", opponent="random", seat="random", flatten=True)
 model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, seed=0, verbose=0)
 for round_ in range(args.rounds):
     model.learn(args.steps, reset_num_timesteps=False)
-    frozen = MaskablePPO("MlpPolicy", env, seed=round_)
-    frozen.set_parameters(model.get_parameters())
-    env.opponent = env._opponent_spec = Frozen(frozen)
+    env.set_opponent(frozen_copy(model, env, seed=round_))
     print(f"round {round_ + 1}: learner trained {model.num_timesteps} steps; opponent refreshed")
+
+# A last look: the learner against its own latest snapshot, greedy, learner first.
+env.seat = "first"
+obs, info = env.reset(seed=0)
+terminated = False
+while not terminated:
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    obs, reward, terminated, truncated, info = env.step(action)
+print("greedy learner vs its snapshot, reward:", reward)

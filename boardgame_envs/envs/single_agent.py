@@ -7,26 +7,37 @@ Ids: ``boardgame_envs/TicTacToe-v0``, ``boardgame_envs/Gomoku-v0`` (kwargs
 ``board_size``, ``win_length``, ``rule``) and ``boardgame_envs/Renju-v0``
 (15x15 renju). Gymnasium 1.x does not import packages for you: run
 ``import boardgame_envs`` first, or write the id as
-``"boardgame_envs:boardgame_envs/TicTacToe-v0"``.
+``"boardgame_envs:boardgame_envs/TicTacToe-v0"`` (Gymnasium imports the part
+before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
 
-* ``opponent``: ``"random"``, ``"mcts"``, ``"alphabeta"``, ``"perfect"``, a policy
+* ``opponent``: ``"random"``, ``"mcts"``, ``"alphabeta"``, ``"perfect"``, a pair
+  ``(name, kwargs)`` such as ``("mcts", {"simulations": 200})``, a policy
   object (``act(env) -> action``, called on the inner AEC env), or a callable
-  ``(observation, action_mask) -> action`` that sees the opponent's own view
-  (a frozen copy of the learner, for self-play).
+  ``(observation, action_mask) -> action``. The callable sees the opponent's
+  own view encoded exactly like the learner's observations (same space), so a
+  frozen copy of the learner plays as it is: self-play. ``set_opponent``
+  swaps it between episodes (also through ``VecEnv.env_method``).
 * ``seat``: ``"first"``, ``"second"`` or ``"random"`` (drawn from ``np_random``,
-  so ``reset(seed=...)`` fixes it); the opponent is reseeded on every seeded reset.
-* ``illegal_action``: ``"lose"`` (default: the episode ends with -1 and
-  ``info["illegal_action"] = True``) or ``"raise"`` (``IllegalMoveError``).
-* Rewards: +1 when the learner wins, -1 when it loses, including on the step
-  where the opponent's reply wins, 0 otherwise. Observations are always the
-  learner's planes (as in the AEC env), ``float32``: HWC by default,
-  ``channels_first=True`` for CNNs, ``flatten=True`` for MLPs. The legal
-  actions are in ``info["action_mask"]`` and ``env.action_masks()`` (for
-  sb3-contrib's MaskablePPO).
+  so ``reset(seed=...)`` fixes it); on a seeded reset the opponent's generator
+  (its ``rng`` attribute, which all built-in policies have) is reseeded from
+  the same seed, so a seed fixes the whole episode.
+* ``illegal_action``: ``"lose"`` (default: the episode ends with -1, the board
+  unchanged and ``info["illegal_action"] = True``) or ``"raise"``
+  (``IllegalMoveError``).
+
+Invariant: between steps it is always the learner's turn or the game is over.
+Rewards are Python floats: +1 when the learner wins, -1 when it loses
+(including on the step where the opponent's reply wins), 0 otherwise.
+Observations are the learner's planes of the AEC env as a ``uint8`` Box with
+values 0/1: HWC by default, CHW with ``channels_first=True`` (for CNNs such as
+``boardgame_envs.sb3.BoardCNN``), 1-D with ``flatten=True`` (for MLPs). The
+action mask is not in the observation: read it from ``info["action_mask"]`` or
+``env.action_masks()`` (what sb3-contrib's MaskablePPO calls).
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import gymnasium
@@ -40,8 +51,26 @@ ILLEGAL = ("lose", "raise")
 GAMES = ("tictactoe", "gomoku")
 
 
+def make_opponent(spec: Any, seed: int | None = None) -> Any:
+    """The opponent a spec names: a built-in policy (name or ``(name, kwargs)``), a policy or a callable."""
+    if isinstance(spec, str) or (isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str)):
+        from boardgame_envs.cli import make_policy  # late: policies need numba kernels compiled
+
+        name, kwargs = (spec, {}) if isinstance(spec, str) else spec
+        if not isinstance(kwargs, dict):
+            raise ValueError(f"opponent kwargs must be a dict, got {kwargs!r}")
+        policy = make_policy(name, seed)
+        return type(policy)(**{**kwargs, "seed": seed}) if kwargs else policy
+    if hasattr(spec, "act") or callable(spec):
+        return spec
+    raise ValueError(
+        f"opponent must be a policy name, a (name, kwargs) pair, a policy with act(env) or a callable "
+        f"(observation, action_mask) -> action; got {spec!r}"
+    )
+
+
 class BoardGameEnv(gymnasium.Env):
-    """One of our two-player games as a single-agent ``gymnasium.Env``."""
+    """One of our two-player games as a single-agent ``gymnasium.Env``; see the module docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
@@ -75,47 +104,45 @@ class BoardGameEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.seat = seat
         self.illegal_action = illegal_action
-        self.channels_first = channels_first
-        self.flatten = flatten
-        self._opponent_spec = opponent
-        self.opponent = self._build_opponent(opponent, None)
+        self.channels_first = bool(channels_first)
+        self.flatten = bool(flatten)
+        self.opponent = make_opponent(opponent)
         n = self.aec.game.size
-        planes = self.aec.observation_space(self.aec.possible_agents[0])["observation"].shape
-        shape = (planes[2], n, n) if channels_first else planes
-        if flatten:
-            shape = (int(np.prod(planes)),)
-        self.observation_space = spaces.Box(0.0, 1.0, shape, np.float32)
+        h, w, c = self.aec.observation_space(self.aec.possible_agents[0])["observation"].shape
+        shape = (h * w * c,) if self.flatten else (c, h, w) if self.channels_first else (h, w, c)
+        self.observation_space = spaces.Box(0, 1, shape, np.uint8)
         self.action_space = spaces.Discrete(n * n)
         self.learner = self.aec.possible_agents[0]
         self._forfeit = False  # the learner played an illegal action under "lose"
 
     # ----------------------------------------------------------- opponents
-    def _build_opponent(self, spec: Any, seed: int | None) -> Any:
-        if isinstance(spec, str):
-            from boardgame_envs.cli import make_policy
+    def set_opponent(self, opponent: Any) -> None:
+        """Replace the opponent (same kinds as the constructor's ``opponent``); it plays from its next move."""
+        self.opponent = make_opponent(opponent)
 
-            return make_policy(spec, seed)
-        if hasattr(spec, "act") or callable(spec):
-            if seed is not None and isinstance(getattr(spec, "rng", None), np.random.Generator):
-                spec.rng = np.random.default_rng(seed)
-            return spec
-        raise ValueError(f"opponent must be a policy name, a policy with act(env), or a callable; got {spec!r}")
+    def _reseed_opponent(self, seed: int) -> None:
+        rng = getattr(self.opponent, "rng", None)
+        if isinstance(rng, np.random.Generator):
+            self.opponent.rng = np.random.default_rng(seed)
 
     def _opponent_move(self) -> int:
         if hasattr(self.opponent, "act"):
             return int(self.opponent.act(self.aec))
-        obs = self.aec.observe(self.aec.agent_selection)
-        return int(self.opponent(obs["observation"], obs["action_mask"]))
+        view = self.aec.observe(self.aec.agent_selection)
+        return int(self.opponent(self._encode(view["observation"]), view["action_mask"].astype(bool)))
 
     # ---------------------------------------------------------------- core
-    def _observation(self) -> np.ndarray:
-        planes = self.aec.observe(self.learner)["observation"].astype(np.float32)
+    def _encode(self, planes: np.ndarray) -> np.ndarray:
+        planes = planes.view(np.uint8)  # 0/1 int8 planes: same bytes
         if self.flatten:
             return planes.reshape(-1)
         return np.ascontiguousarray(planes.transpose(2, 0, 1)) if self.channels_first else planes
 
+    def _observation(self) -> np.ndarray:
+        return self._encode(self.aec.observe(self.learner)["observation"])
+
     def action_masks(self) -> np.ndarray:
-        """Bool mask of the learner's legal actions (all False once the game is over)."""
+        """Bool ``(n*n,)`` mask of the learner's legal actions (all False once the episode is over)."""
         if self._forfeit or self.aec.agent_selection != self.learner:
             return np.zeros(self.action_space.n, dtype=bool)
         return self.aec.game_state.legal_mask()
@@ -123,42 +150,43 @@ class BoardGameEnv(gymnasium.Env):
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), **extra}
 
-    def _reward(self) -> float:
-        return float(self.aec.rewards.get(self.learner, 0.0))
-
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """Start a game; the opponent moves first if the learner's seat is second."""
         super().reset(seed=seed)
         self.aec.reset()
         self._forfeit = False
         if seed is not None:
-            self.opponent = self._build_opponent(self._opponent_spec, int(self.np_random.integers(2**31)))
-        seat = self.seat if self.seat != "random" else ("first" if self.np_random.integers(2) == 0 else "second")
+            self._reseed_opponent(int(self.np_random.integers(2**31)))
+        seat = self.seat if self.seat != "random" else ("first", "second")[int(self.np_random.integers(2))]
         self.learner = self.aec.possible_agents[0 if seat == "first" else 1]
         if self.aec.agent_selection != self.learner:
             self.aec.step(self._opponent_move())
-        return self._observation(), self._info()
+        return self._observation(), self._info(seat=seat)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Play the learner's ``action`` and, unless that ended the game, the opponent's reply."""
         state = self.aec.game_state
         if state.terminal or self._forfeit:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            action = int(action)
-        except (TypeError, ValueError):
-            action = -1
+            action = operator.index(action)  # numpy integers and 0-d arrays; 2.5 or "3" stay illegal
+        except TypeError:
+            pass  # illegal_reason names the bad value
         reason = state.illegal_reason(action)
         if reason is not None:
             if self.illegal_action == "raise":
                 raise IllegalMoveError(reason)
-            self._forfeit = True  # the board stays as it was
+            self._forfeit = True
             return self._observation(), -1.0, True, False, self._info(illegal_action=True, reason=reason)
         self.aec.step(action)
         if not state.terminal:
             self.aec.step(self._opponent_move())
         terminated = bool(state.terminal)
-        return self._observation(), self._reward() if terminated else 0.0, terminated, False, self._info()
+        reward = float(self.aec.rewards.get(self.learner, 0.0)) if terminated else 0.0
+        return self._observation(), reward, terminated, False, self._info()
 
     def render(self) -> Any:
+        """The AEC env's rendering (``"ansi"`` text or an ``"rgb_array"`` image); None without a render_mode."""
         return self.aec.render() if self.render_mode is not None else None
 
 

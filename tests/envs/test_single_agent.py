@@ -55,7 +55,7 @@ def test_learner_win_and_draw():
 def test_observation_is_the_learners_and_masks_agree():
     env = BoardGameEnv("gomoku", board_size=7, seat="second", opponent="random", channels_first=True)
     obs, info = env.reset(seed=0)
-    assert obs.shape == (4, 7, 7) and obs.dtype == np.float32
+    assert obs.shape == (4, 7, 7) and obs.dtype == np.uint8
     assert obs[1].sum() == 1 and obs[0].sum() == 0  # the opponent (black) has moved once
     np.testing.assert_array_equal(info["action_mask"], env.action_masks())
     assert env.action_masks().sum() == 48
