@@ -18,7 +18,7 @@ args = parser.parse_args()
 env = gymnasium.make("boardgame_envs/TicTacToe-v0", opponent="random", seat="random", channels_first=True)
 model = MaskablePPO(
     "CnnPolicy", env, n_steps=256, batch_size=64, seed=0, verbose=0,
-    policy_kwargs={"features_extractor_class": BoardCNN, "normalize_images": False},
+    policy_kwargs={"features_extractor_class": BoardCNN},
 )
 model.learn(args.steps)
 

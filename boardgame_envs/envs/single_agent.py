@@ -116,9 +116,15 @@ class BoardGameEnv(gymnasium.Env):
         self._forfeit = False  # the learner played an illegal action under "lose"
 
     # ----------------------------------------------------------- opponents
-    def set_opponent(self, opponent: Any) -> None:
-        """Replace the opponent (same kinds as the constructor's ``opponent``); it plays from its next move."""
-        self.opponent = make_opponent(opponent)
+    def set_opponent(self, opponent: Any, seed: int | None = None) -> None:
+        """Replace the opponent (same kinds as the constructor's ``opponent``); it plays from its next move.
+
+        ``seed`` seeds a built-in policy (or reseeds a policy object's ``rng``), so a
+        curriculum that switches opponents mid-training stays reproducible.
+        """
+        self.opponent = make_opponent(opponent, seed)
+        if seed is not None:
+            self._reseed_opponent(seed)
 
     def _reseed_opponent(self, seed: int) -> None:
         rng = getattr(self.opponent, "rng", None)

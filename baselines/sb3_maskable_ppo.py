@@ -1,0 +1,177 @@
+"""MaskablePPO (sb3-contrib) through the Gymnasium view, with an opponent curriculum, then a seat-by-seat evaluation.
+
+Training runs in stages (``--stages random=0.25,mcts=0.25,alphabeta=0.5``: the
+fraction of ``--steps`` spent against each opponent, seats drawn at random).
+From the second stage on, ``--keep`` of the envs keep playing earlier
+opponents so the policy does not forget how to punish weak play. The greedy
+policy (argmax over legal actions) is then played through
+``boardgame_envs.arena.match`` against each ``--eval`` opponent, ``--games``
+games in each seat, and the table is printed (and written to ``--out``).
+
+    python baselines/sb3_maskable_ppo.py --steps 300000 --seed 0 --out baselines/results/sb3_maskable_ppo_tictactoe.md
+    python baselines/sb3_maskable_ppo.py --game gomoku --board-size 9 --cnn --steps 60000 \\
+        --stages random=0.5,mcts=0.5 --eval random,mcts --games 50
+
+Everything is seeded; training is measured in steps (not wall time) so a
+seed gives the same run on any machine, and the wall time is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from functools import partial
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+from boardgame_envs import gomoku_v0, tictactoe_v0
+from boardgame_envs.arena import match
+from boardgame_envs.envs.single_agent import BoardGameEnv
+
+
+def opponent_spec(name: str, args: argparse.Namespace) -> Any:
+    """Training/evaluation opponents; search budgets are small on big boards so training stays fast."""
+    small = args.game == "tictactoe"
+    if name == "random":
+        return "random"
+    if name == "mcts":
+        return ("mcts", {"simulations": args.mcts_sims})
+    if name == "alphabeta":
+        return "alphabeta" if small else ("alphabeta", {"depth": 2, "time_limit": None})
+    raise SystemExit(f"unknown opponent {name!r}; expected random, mcts or alphabeta")
+
+
+def parse_stages(text: str) -> list[tuple[str, float]]:
+    stages = []
+    for part in text.split(","):
+        name, _, share = part.partition("=")
+        stages.append((name.strip(), float(share or 1.0)))
+    total = sum(s for _, s in stages)
+    return [(name, share / total) for name, share in stages]
+
+
+class ModelPolicy:
+    """The trained model as an arena policy: greedy over the legal actions of ``env.agent_selection``."""
+
+    name = "maskable_ppo"
+
+    def __init__(self, model: MaskablePPO, encoder: BoardGameEnv) -> None:
+        self.model = model
+        self.encoder = encoder  # borrowed for its observation encoding only
+
+    def act(self, env: Any) -> int:
+        view = env.observe(env.agent_selection)
+        obs = self.encoder._encode(view["observation"])
+        action, _ = self.model.predict(obs, action_masks=view["action_mask"].astype(bool), deterministic=True)
+        return int(action)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("tictactoe", "gomoku"), default="tictactoe")
+    parser.add_argument("--board-size", type=int, default=9)
+    parser.add_argument("--win-length", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=300_000, help="total training steps (learner moves)")
+    parser.add_argument("--stages", default="random=0.25,mcts=0.25,alphabeta=0.5")
+    parser.add_argument("--keep", type=float, default=0.25, help="share of envs kept on earlier opponents")
+    parser.add_argument("--n-envs", type=int, default=8)
+    parser.add_argument("--mcts-sims", type=int, default=200)
+    parser.add_argument("--cnn", action="store_true", help="BoardCNN on CHW planes instead of an MLP on flat planes")
+    parser.add_argument("--eval", default="random,alphabeta", help="opponents to evaluate against")
+    parser.add_argument("--eval-mcts-sims", type=int, default=None, help="MCTS simulations in evaluation (default: built-in)")
+    parser.add_argument("--games", type=int, default=1000, help="evaluation games in each seat")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=None, help="write the report (markdown) here")
+    parser.add_argument("--save", default=None, help="save the model here (.zip)")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)  # the machine is shared; one process, one thread
+
+    env_kwargs = {"game": args.game, "seat": "random", "opponent": "random"}
+    if args.game == "gomoku":
+        env_kwargs.update(board_size=args.board_size, win_length=args.win_length)
+    env_kwargs.update({"channels_first": True} if args.cnn else {"flatten": True})
+    vec = make_vec_env(BoardGameEnv, n_envs=args.n_envs, seed=args.seed, env_kwargs=env_kwargs, vec_env_cls=DummyVecEnv)
+    policy_kwargs: dict[str, Any] = {"net_arch": [128, 128]}
+    if args.cnn:
+        from boardgame_envs.sb3 import BoardCNN
+
+        policy_kwargs.update(features_extractor_class=BoardCNN, features_extractor_kwargs={"features_dim": 128})
+    model = MaskablePPO(
+        "CnnPolicy" if args.cnn else "MlpPolicy", vec, n_steps=256, batch_size=256, n_epochs=10,
+        learning_rate=3e-4, gamma=0.99, ent_coef=0.01, seed=args.seed, policy_kwargs=policy_kwargs, verbose=0,
+    )  # fmt: skip
+
+    stages = parse_stages(args.stages)
+    log = []
+    started = time.perf_counter()
+    for i, (name, share) in enumerate(stages):
+        earlier = [n for n, _ in stages[:i]]
+        kept = int(round(args.keep * args.n_envs)) if earlier else 0
+        for j in range(args.n_envs):
+            # Envs at the end of the list replay earlier opponents, round-robin.
+            who = earlier[(j - (args.n_envs - kept)) % len(earlier)] if j >= args.n_envs - kept else name
+            vec.env_method("set_opponent", opponent_spec(who, args), seed=args.seed * 1000 + i * 100 + j, indices=[j])
+        t0 = time.perf_counter()
+        steps = int(round(share * args.steps))
+        model.learn(steps, reset_num_timesteps=False)
+        log.append(f"| {i + 1} | {name} | {kept} of {args.n_envs} envs on {', '.join(earlier) or '-'} | {steps} "
+                   f"| {time.perf_counter() - t0:.0f} |")  # fmt: skip
+        print(log[-1], flush=True)
+    train_s = time.perf_counter() - started
+    if args.save:
+        model.save(args.save)
+
+    encoder = BoardGameEnv(**env_kwargs)
+    if args.game == "tictactoe":
+        env_fn = tictactoe_v0.env
+    else:
+        env_fn = partial(gomoku_v0.env, board_size=args.board_size, win_length=args.win_length)
+    rows = []
+    t0 = time.perf_counter()
+    for name in args.eval.split(","):
+        spec = opponent_spec(name, args) if name != "mcts" or args.eval_mcts_sims is None else (
+            "mcts", {"simulations": args.eval_mcts_sims})  # fmt: skip
+        result = match(env_fn, lambda seed: ModelPolicy(model, encoder), spec, games=2 * args.games,
+                       seed=args.seed + 1, progress=False)  # fmt: skip
+        for seat, (w, d, l) in result.by_seat.items():
+            n = w + d + l
+            rows.append(f"| {name if isinstance(spec, str) else spec} | {seat} | {n} | {w} ({100 * w / n:.1f}%) "
+                        f"| {d} ({100 * d / n:.1f}%) | {l} ({100 * l / n:.1f}%) |")  # fmt: skip
+            print(rows[-1], flush=True)
+    eval_s = time.perf_counter() - t0
+
+    command = "python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv if argv is not None else sys.argv[1:])])
+    report = [
+        f"# MaskablePPO on {args.game}" + (f" {args.board_size}x{args.board_size}" if args.game == "gomoku" else ""),
+        "",
+        f"Command: `{command}`  ",
+        f"Seed {args.seed}; {args.steps} training steps with {args.n_envs} envs in one process (DummyVecEnv), "
+        f"torch on 1 thread; {'BoardCNN' if args.cnn else 'MLP 128x128 on flat planes'}.  ",
+        f"Training wall time {train_s:.0f} s; evaluation {eval_s:.0f} s (greedy policy, via boardgame_envs.arena.match).",
+        "",
+        "| stage | opponent | replaying earlier opponents | steps | wall s |",
+        "|---|---|---|---|---|",
+        *log,
+        "",
+        "| opponent | learner's seat | games | wins | draws | losses |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+    ]
+    text = "\n".join(report)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
