@@ -1,19 +1,21 @@
 """MaskablePPO (sb3-contrib) through the Gymnasium view, with an opponent curriculum, then a seat-by-seat evaluation.
 
-Training runs in stages (``--stages random=0.25,mcts=0.25,alphabeta=0.5``: the
-fraction of ``--steps`` spent against each opponent, seats drawn at random).
+Training runs in stages (``--stages random=0.05,mcts=0.05,alphabeta=0.9``: the
+share of ``--steps`` spent against each opponent, seats drawn at random).
 From the second stage on, ``--keep`` of the envs keep playing earlier
-opponents so the policy does not forget how to punish weak play. The greedy
-policy (argmax over legal actions) is then played through
+opponents. With ``--noise p`` the search opponents play a random legal move
+with probability p in training, so the learner meets more than the best
+lines. The greedy policy (argmax over legal actions) is then played through
 ``boardgame_envs.arena.match`` against each ``--eval`` opponent, ``--games``
 games in each seat, and the table is printed (and written to ``--out``).
 
-    python baselines/sb3_maskable_ppo.py --steps 300000 --seed 0 --out baselines/results/sb3_maskable_ppo_tictactoe.md
+    python baselines/sb3_maskable_ppo.py --steps 1200000 --noise 0.3 --out baselines/results/sb3_maskable_ppo_tictactoe.md
     python baselines/sb3_maskable_ppo.py --game gomoku --board-size 9 --cnn --steps 60000 \\
         --stages random=0.5,mcts=0.5 --eval random,mcts --games 50
 
 Everything is seeded; training is measured in steps (not wall time) so a
-seed gives the same run on any machine, and the wall time is reported.
+seed gives the same run on any machine, and the wall time is reported. See
+baselines/results/sb3_maskable_ppo_tictactoe.md for what it reaches.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.arena import match
-from boardgame_envs.envs.single_agent import BoardGameEnv
+from boardgame_envs.envs.single_agent import BoardGameEnv, make_opponent
 
 
 def opponent_spec(name: str, args: argparse.Namespace) -> Any:
@@ -57,6 +59,23 @@ def parse_stages(text: str) -> list[tuple[str, float]]:
     return [(name, share / total) for name, share in stages]
 
 
+class NoisyPolicy:
+    """``inner`` with probability ``1 - noise``, else a uniformly random legal move: a strong opponent that
+    still walks into the odd unusual position, so the learner sees more of the board than the best lines."""
+
+    name = "noisy"
+
+    def __init__(self, inner: Any, noise: float, seed: int) -> None:
+        self.inner, self.noise = inner, noise
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, env: Any) -> int:
+        if self.rng.random() < self.noise:
+            legal = env.unwrapped.game_state.legal_actions()
+            return int(legal[self.rng.integers(len(legal))])
+        return int(self.inner.act(env))
+
+
 class ModelPolicy:
     """The trained model as an arena policy: greedy over the legal actions of ``env.agent_selection``."""
 
@@ -78,11 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=("tictactoe", "gomoku"), default="tictactoe")
     parser.add_argument("--board-size", type=int, default=9)
     parser.add_argument("--win-length", type=int, default=5)
-    parser.add_argument("--steps", type=int, default=300_000, help="total training steps (learner moves)")
-    parser.add_argument("--stages", default="random=0.25,mcts=0.25,alphabeta=0.5")
-    parser.add_argument("--keep", type=float, default=0.25, help="share of envs kept on earlier opponents")
+    parser.add_argument("--steps", type=int, default=1_200_000, help="total training steps (learner moves)")
+    parser.add_argument("--stages", default="random=0.05,mcts=0.05,alphabeta=0.9")
+    parser.add_argument("--keep", type=float, default=0.0, help="share of envs kept on earlier opponents")
     parser.add_argument("--n-envs", type=int, default=8)
     parser.add_argument("--mcts-sims", type=int, default=200)
+    parser.add_argument("--noise", type=float, default=0.0,
+                        help="in training, search opponents play a random legal move with this probability")
     parser.add_argument("--cnn", action="store_true", help="BoardCNN on CHW planes instead of an MLP on flat planes")
     parser.add_argument("--eval", default="random,alphabeta", help="opponents to evaluate against")
     parser.add_argument("--eval-mcts-sims", type=int, default=None, help="MCTS simulations in evaluation (default: built-in)")
@@ -117,7 +138,11 @@ def main(argv: list[str] | None = None) -> int:
         for j in range(args.n_envs):
             # Envs at the end of the list replay earlier opponents, round-robin.
             who = earlier[(j - (args.n_envs - kept)) % len(earlier)] if j >= args.n_envs - kept else name
-            vec.env_method("set_opponent", opponent_spec(who, args), seed=args.seed * 1000 + i * 100 + j, indices=[j])
+            seed = args.seed * 1000 + i * 100 + j
+            spec = opponent_spec(who, args)
+            if args.noise > 0 and who != "random":
+                spec = NoisyPolicy(make_opponent(spec, seed), args.noise, seed)
+            vec.env_method("set_opponent", spec, seed=seed, indices=[j])
         t0 = time.perf_counter()
         steps = int(round(share * args.steps))
         model.learn(steps, reset_num_timesteps=False)
@@ -153,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Command: `{command}`  ",
         f"Seed {args.seed}; {args.steps} training steps with {args.n_envs} envs in one process (DummyVecEnv), "
-        f"torch on 1 thread; {'BoardCNN' if args.cnn else 'MLP 128x128 on flat planes'}.  ",
+        f"torch on 1 thread; {'BoardCNN' if args.cnn else 'MLP 128x128 on flat planes'}; "
+        f"training opponents' noise {args.noise}.  ",
         f"Training wall time {train_s:.0f} s; evaluation {eval_s:.0f} s (greedy policy, via boardgame_envs.arena.match).",
         "",
         "| stage | opponent | replaying earlier opponents | steps | wall s |",
