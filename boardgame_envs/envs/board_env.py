@@ -64,6 +64,16 @@ def _fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_fo
         planes[last_move // n, last_move % n, PLANE_LAST_MOVE] = 1
 
 
+@njit(cache=True)
+def _fill_observations(boards, n, to_move, last_moves, forbidden, renju, planes):
+    """:func:`_fill_observation` for a batch of positions, each seen by its player to move."""
+    mask = np.zeros(n * n, dtype=np.int8)
+    for b in range(boards.shape[0]):
+        black_to_move = to_move[b] == BLACK
+        _fill_observation(boards[b], n, to_move[b], last_moves[b], black_to_move, forbidden[b],
+                          renju and black_to_move, False, planes[b], mask)  # fmt: skip
+
+
 class BoardEnv(AECEnv, EzPickle):
     """Two-player, alternating-move board game as a PettingZoo ``AECEnv``.
 
@@ -149,6 +159,26 @@ class BoardEnv(AECEnv, EzPickle):
         needs the network input of a position the env is not in.
         """
         return self._encode(state, state.to_move, not state.terminal)
+
+    def observe_boards(
+        self, boards: np.ndarray, to_move: np.ndarray, last_moves: np.ndarray, forbidden: np.ndarray
+    ) -> np.ndarray:
+        """Planes ``(B, n, n, C)`` of ``B`` positions, each seen by its player to move.
+
+        The batch form of :meth:`observe_state` for search code that keeps bare
+        boards: ``boards`` ``(B, n*n)`` int8, ``to_move`` and ``last_moves``
+        ``(B,)``, ``forbidden`` ``(B, n*n)`` bool (black's forbidden points;
+        ignored unless the rule is renju). The same kernel as :meth:`observe`,
+        so the planes are identical to the env's.
+        """
+        n = self.game.size
+        planes = np.zeros((len(boards), n, n, self._num_planes), dtype=np.int8)
+        _fill_observations(
+            np.ascontiguousarray(boards, dtype=np.int8), n, np.asarray(to_move, dtype=np.int64),
+            np.asarray(last_moves, dtype=np.int64), np.asarray(forbidden, dtype=np.bool_),
+            self.game.rule == "renju", planes,
+        )  # fmt: skip
+        return planes
 
     def _encode(self, state: GameState, color: int, live: bool) -> dict[str, np.ndarray]:
         n = self.game.size

@@ -90,6 +90,20 @@ class GameState:
         self.terminal = False
         self._forbidden: np.ndarray | None = None  # cache, renju only; never mutated once built
 
+    @classmethod
+    def from_position(cls, game: MNKGame, board: np.ndarray, to_move: int, last_move: int = NO_MOVE) -> GameState:
+        """A non-terminal position given by its stones, for search code that tracks bare boards.
+
+        The caller vouches that the position is reachable and not over; the
+        board is copied.
+        """
+        state = cls(game)
+        state.board[:] = board
+        state.to_move = to_move
+        state.num_moves = int(np.count_nonzero(state.board))
+        state.last_move = last_move
+        return state
+
     def clone(self) -> GameState:
         other = GameState.__new__(GameState)
         other.game = self.game

@@ -188,3 +188,25 @@ def test_wrapped_env_sequences_follow_pettingzoo_rules(seq):
     # Whatever happened, the board is one reachable by alternating play.
     board = env.unwrapped.state()
     assert (board == 1).sum() - (board == 2).sum() in (0, 1)
+
+
+def test_observe_boards_matches_observe_state_position_by_position():
+    from boardgame_envs.games.renju import forbidden_mask
+
+    env = gomoku_v0.raw_env(board_size=9, rule="renju")
+    rng = np.random.default_rng(5)
+    states = []
+    for _ in range(25):
+        state = env.game.new_state()
+        for _ in range(int(rng.integers(0, 40))):
+            legal = state.legal_actions()
+            if state.terminal or not legal.size:
+                break
+            state.play(int(legal[rng.integers(len(legal))]))
+        if not state.terminal:
+            states.append(state)
+    boards = np.stack([s.board for s in states])
+    forbidden = np.stack([forbidden_mask(s.board.reshape(9, 9)).ravel() for s in states])
+    planes = env.observe_boards(boards, [s.to_move for s in states], [s.last_move for s in states], forbidden)
+    for state, p in zip(states, planes):
+        assert (p == env.observe_state(state)["observation"]).all()

@@ -1,4 +1,4 @@
-"""PUCT with a uniform evaluator finds a win in one and a forced block on tic-tac-toe."""
+"""PUCT: a win in one and a forced block with a uniform evaluator; lockstep forests; renju; capacity."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 from ascii_boards import state_from
 from boardgame_envs import tictactoe_v0
 from boardgame_envs.policies import MCTSPolicy
-from boardgame_envs.policies.puct import PUCTSearch
+from boardgame_envs.games.renju import forbidden_mask
+from boardgame_envs.policies.puct import PUCTForest, PUCTSearch
 
 
 def uniform(state):
@@ -40,3 +41,70 @@ def test_noise_and_terminal():
     state.play(2)
     with pytest.raises(ValueError, match="game is over"):
         PUCTSearch(uniform).run(state, 10)
+
+
+def test_forest_of_many_trees_matches_one_tree_at_a_time():
+    """Lockstep search over three different roots gives each the visits a lone search would."""
+    roots = [
+        state_from("X X .\nO O .\n. . .", win_length=3),
+        state_from("X . .\nO O .\nX . .", win_length=3),
+        state_from(". . .\n. . .\n. . .", win_length=3),
+    ]
+    forest = PUCTForest(3, roots[0].game, capacity=1 + 100 * 9)
+    forest.set_roots(roots)
+
+    def batch_uniform(forest, leaves):
+        return np.ones((len(leaves), 9)), np.zeros(len(leaves))
+
+    forest.search(100, batch_uniform)
+    together = forest.root_visits()
+    for b, root in enumerate(roots):
+        alone = PUCTSearch(uniform).run(root, 100)
+        assert (together[b] == alone).all()
+        assert together[b].sum() == 100
+
+
+def test_renju_search_never_visits_a_forbidden_point():
+    # Black to move; g8 (row 7, col 6 on 15x15) would make two open threes: a double-three.
+    text = """
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X . . . . . . . .
+        . . . . . . X . . . . . . . .
+        . . . . X X . . . . . . . O O
+        . . . . . . . . . . . . . O O
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+    """
+    state = state_from(text, rule="renju", to_move=1)
+    forbidden = forbidden_mask(state.board.reshape(15, 15)).ravel()
+    assert forbidden[7 * 15 + 6], "the drawing should make g8 a double-three"
+    visits = PUCTSearch(uniform, rng=np.random.default_rng(0)).run(state, 600)
+    assert visits.sum() == 600 and visits[forbidden].sum() == 0
+    assert (visits[~forbidden & (state.board == 0)] > 0).all()  # every legal point was tried
+    assert (visits[state.board != 0] == 0).all()
+
+
+def test_a_full_tree_still_counts_every_simulation():
+    state = state_from(". . .\n. . .\n. . .", win_length=3)
+    forest = PUCTForest(1, state.game, capacity=12)  # room for the root's 9 children and little else
+    forest.set_root(0, state)
+    forest.search(50, lambda f, leaves: (np.ones((len(leaves), 9)), np.zeros(len(leaves))))
+    assert forest.root_visits()[0].sum() == 50
+
+
+def test_forest_rejects_bad_input():
+    state = state_from("X X X\nO O .\n. . .", win_length=3)
+    state.terminal = True
+    forest = PUCTForest(1, state.game, capacity=10)
+    with pytest.raises(ValueError, match="game is over"):
+        forest.set_root(0, state)
+    with pytest.raises(ValueError, match="expected priors"):
+        forest.expand(np.ones((1, 4)), np.zeros(1))
