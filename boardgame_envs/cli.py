@@ -18,7 +18,10 @@ def make_policy(name: str, seed: int) -> Any:
             from boardgame_envs.alphazero import NetworkPolicy
         except ImportError:
             raise ValueError(f"cannot load {name!r}: boardgame_envs.alphazero is not available") from None
-        return NetworkPolicy.from_checkpoint(name)
+        try:
+            return NetworkPolicy.from_checkpoint(name, seed=seed)
+        except (FileNotFoundError, ValueError) as exc:
+            raise ValueError(f"cannot load {name!r}: {exc}") from None
 
     classes = {
         "random": policies.RandomPolicy,
@@ -29,6 +32,20 @@ def make_policy(name: str, seed: int) -> Any:
     if name not in classes:
         raise ValueError(f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}")
     return classes[name](seed=seed)
+
+
+def policy_arg(text: str) -> str:
+    """argparse type of a policy: a built-in name or an AlphaZero checkpoint (``.pt``)."""
+    if text in POLICIES or text.endswith(".pt"):
+        return text
+    raise argparse.ArgumentTypeError(f"unknown policy {text!r}; expected one of {', '.join(POLICIES)} or a .pt checkpoint")
+
+
+def check_fits(policy: Any, env: Any) -> None:
+    """Refuse a trained network on a game other than its own, before any move is played."""
+    game = getattr(policy, "game", None)
+    if game is not None and game != env.unwrapped.game:
+        raise ValueError(f"{policy.name} was trained on {game}, not on {env.unwrapped.game}")
 
 
 def make_env(game: str, board_size: int, win_length: int, rule: str, render_mode: str | None = "ansi") -> Any:
@@ -45,6 +62,8 @@ def demo(args: argparse.Namespace) -> int:
         raise ValueError("the perfect player only knows small boards (tic-tac-toe)")
     env.reset(seed=args.seed)
     players = dict(zip(env.possible_agents, (make_policy(args.first, args.seed), make_policy(args.second, args.seed + 1))))
+    for policy in players.values():
+        check_fits(policy, env)
     for agent in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else players[agent].act(env))
@@ -92,8 +111,8 @@ def play(args: argparse.Namespace) -> int:
         env_fn = functools.partial(tictactoe_v0.raw_env, render_mode="ansi")
     else:
         env_fn = functools.partial(gomoku_v0.raw_env, args.board_size, args.win_length, args.rule, render_mode="ansi")
-    env_fn()  # bad board arguments fail here, with the env's message
     opponent = make_policy(args.opponent, args.seed)
+    check_fits(opponent, env_fn())  # bad board arguments fail here too, with the env's message
     play_terminal(env_fn, opponent, human_first=args.color in ("black", "first"))
     return 0
 
@@ -106,8 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--board-size", type=int, default=9)
     d.add_argument("--win-length", type=int, default=5)
     d.add_argument("--rule", default="renju", choices=("freestyle", "standard", "renju"))
-    d.add_argument("--first", default="mcts", choices=POLICIES)
-    d.add_argument("--second", default="random", choices=POLICIES)
+    d.add_argument("--first", default="mcts", type=policy_arg, metavar="POLICY")
+    d.add_argument("--second", default="random", type=policy_arg, metavar="POLICY")
     d.add_argument("--seed", type=int, default=0)
     d.set_defaults(func=demo)
     p = sub.add_parser("play", help="play against a built-in policy in the terminal")
@@ -115,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--board-size", type=int, default=15)
     p.add_argument("--win-length", type=int, default=5)
     p.add_argument("--rule", default="renju", choices=("freestyle", "standard", "renju"))
-    p.add_argument("--opponent", default="alphabeta", choices=POLICIES)
+    p.add_argument("--opponent", default="alphabeta", type=policy_arg, metavar="POLICY")
     p.add_argument("--color", default="black", choices=("black", "white", "first", "second"))
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=play)
@@ -132,31 +151,17 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="run a benchmark: env, renju, mcts", add_help=False)
     b.add_argument("rest", nargs=argparse.REMAINDER)
     b.set_defaults(func=lambda a: __import__("boardgame_envs.bench.__main__", fromlist=["main"]).main(a.rest))
-    try:
-        from boardgame_envs.alphazero import cli as az_cli
-    except ImportError:
-        az_cli = None
-    if az_cli is not None:
-        t = sub.add_parser("train", help="train an AlphaZero network")
-        az_cli.add_arguments(t)
-        t.set_defaults(func=az_cli.run)
-    else:
-        t = sub.add_parser("train", help="train an AlphaZero network (not available in this install)", add_help=False)
-        t.add_argument("rest", nargs=argparse.REMAINDER)
-        t.set_defaults(func=_train_unavailable)
+    from boardgame_envs.alphazero import cli as az_cli  # imports no torch
+
+    t = sub.add_parser("train", help="train an AlphaZero network by self-play (needs the train extra)")
+    az_cli.add_arguments(t)
+    t.set_defaults(func=az_cli.run)
     return parser
-
-
-def _train_unavailable(args: argparse.Namespace) -> int:
-    print("boardgame-envs: error: train is not available (boardgame_envs.alphazero.cli is missing)", file=sys.stderr)
-    return 2
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra and getattr(args, "func", None) is not _train_unavailable:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except ValueError as exc:  # bad user input: one line, no traceback

@@ -33,14 +33,22 @@ def test_bench_unknown_name_is_usage(capsys):
     assert "usage" in capsys.readouterr().err
 
 
-def test_train_without_alphazero_is_one_line_exit_2(capsys):
-    import importlib.util
+def test_train_without_torch_is_one_line_exit_2(capsys, monkeypatch):
+    import sys
 
-    if importlib.util.find_spec("boardgame_envs.alphazero.cli") is not None:
-        return  # the real trainer is installed; its own tests cover it
-    assert main(["train", "--anything"]) == 2
+    # As on an install without the train extra: the trainer's import of torch fails.
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.delitem(sys.modules, "boardgame_envs.alphazero.trainer", raising=False)
+    assert main(["train", "tictactoe", "--iterations", "1"]) == 2
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "not available" in err
+    assert "\n" not in err and "boardgame-envs[train]" in err
+
+
+def test_train_needs_an_end_and_a_valid_board(capsys):
+    assert main(["train", "tictactoe"]) == 2
+    assert "--minutes or --iterations" in capsys.readouterr().err
+    assert main(["train", "gomoku", "--board-size", "30", "--iterations", "1"]) == 2
+    assert "5..19" in capsys.readouterr().err
 
 
 def test_unknown_flag_is_exit_2():

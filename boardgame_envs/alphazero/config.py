@@ -1,0 +1,107 @@
+"""Every AlphaZero hyperparameter in one dataclass, with defaults per game."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+BACKENDS = ("local", "ray")
+
+
+@dataclass
+class AlphaZeroConfig:
+    """Hyperparameters of :class:`~boardgame_envs.alphazero.AlphaZeroTrainer`.
+
+    The game itself is not here: it is whatever the trainer's ``env_fn``
+    builds. :meth:`for_game` gives tuned defaults for a game.
+    """
+
+    # Network: a ResNet over the env's observation planes.
+    blocks: int = 2
+    channels: int = 32
+    # Self-play.
+    parallel_games: int = 128  # games searched in lockstep; their leaves form one network batch
+    games_per_iteration: int = 128
+    simulations: int = 32  # PUCT simulations per move
+    c_puct: float = 1.5
+    dirichlet_alpha: float = 1.0  # root noise; about 10 / (typical number of legal moves)
+    dirichlet_fraction: float = 0.25
+    temperature_moves: int = 3  # the first moves of a game are sampled in proportion to visits; later ones greedy
+    # Learner: policy cross-entropy + value MSE + L2 (weight_decay).
+    buffer_size: int = 20_000  # positions kept for training (before symmetry augmentation)
+    batch_size: int = 256
+    train_steps: int = 40  # gradient steps per iteration
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    augment: bool = True  # a random one of the 8 board symmetries per training example
+    # Schedule: stop after ``iterations`` or ``minutes``, whichever comes first.
+    iterations: int | None = None
+    minutes: float | None = None
+    # Evaluation against built-in policies with the arena.
+    eval_every: int = 5  # iterations; 0 turns evaluation off
+    eval_games: int = 20
+    eval_opponents: tuple[str, ...] = ("mcts",)
+    eval_simulations: int = 0  # the network's PUCT simulations in evaluation; 0 plays its policy head greedily
+    # Bookkeeping.
+    seed: int = 0
+    device: str = "auto"  # "auto": CUDA when present, else the CPU
+    torch_threads: int | None = 1  # CPU threads for torch (small nets, small batches: more threads only contend); None: torch's default
+    out: str | None = "runs/alphazero"  # checkpoints and TensorBoard logs; None keeps nothing
+    tensorboard: bool = True
+    progress: bool = True
+    backend: str = "local"  # "local": self-play in this process; "ray": on Ray workers
+    workers: int = 2  # Ray self-play workers
+    extra: dict[str, Any] = field(default_factory=dict)  # free-form notes, saved with checkpoints
+
+    def __post_init__(self) -> None:
+        positive = ("blocks", "channels", "parallel_games", "games_per_iteration", "simulations", "buffer_size",
+                    "batch_size", "eval_games", "workers")  # fmt: skip
+        for name in positive:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        for name in ("c_puct", "dirichlet_alpha", "lr"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        if not 0 <= self.dirichlet_fraction <= 1:
+            raise ValueError(f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction!r}")
+        if self.weight_decay < 0:
+            raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay!r}")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be a positive integer or None, got {self.iterations!r}")
+        if self.minutes is not None and not self.minutes > 0:
+            raise ValueError(f"minutes must be positive or None, got {self.minutes!r}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
+        self.eval_opponents = tuple(self.eval_opponents)
+
+    @classmethod
+    def for_game(cls, game: str, board_size: int | None = None, **overrides: Any) -> AlphaZeroConfig:
+        """Defaults tuned for ``game`` (``"tictactoe"`` or ``"gomoku"`` of ``board_size``), then ``overrides``."""
+        if game == "tictactoe":
+            base: dict[str, Any] = {}
+        elif game == "gomoku":
+            size = board_size or 15
+            if size <= 7:
+                base = dict(blocks=3, channels=48, simulations=100, dirichlet_alpha=0.5, temperature_moves=6,
+                            buffer_size=60_000, train_steps=60, lr=1e-3, eval_opponents=("mcts",))  # fmt: skip
+            else:
+                base = dict(blocks=6, channels=64, simulations=200, dirichlet_alpha=0.15, temperature_moves=8,
+                            parallel_games=64, games_per_iteration=64, buffer_size=200_000, train_steps=100,
+                            lr=1e-3, eval_opponents=("mcts", "alphabeta"), eval_games=10)  # fmt: skip
+        else:
+            raise ValueError(f"unknown game {game!r}; expected 'tictactoe' or 'gomoku'")
+        return cls(**{**base, **overrides})
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> AlphaZeroConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in values.items() if k in known})

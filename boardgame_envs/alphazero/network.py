@@ -1,0 +1,86 @@
+"""The policy-value network: a small ResNet over the env's observation planes.
+
+Input: the planes of an observation, ``(B, C, n, n)`` float (the env gives
+HWC ``int8``; :meth:`PolicyValueNet.predict` converts). Output: policy logits
+over the env's ``n*n`` actions and a value in ``[-1, 1]`` for the player to
+move. Illegal actions are masked with the env's ``action_mask`` before the
+softmax, so their probability is exactly zero.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+
+class ResidualBlock(nn.Module):
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = F.relu(self.bn1(self.conv1(x)))
+        return F.relu(x + self.bn2(self.conv2(y)))
+
+
+class PolicyValueNet(nn.Module):
+    """ResNet with a policy head (logits over ``n*n`` actions) and a value head (tanh).
+
+    Args:
+        in_planes: channels of the observation (the env's plane count).
+        board_size: ``n``; the policy covers ``n*n`` actions.
+        blocks, channels: depth and width of the residual tower.
+    """
+
+    def __init__(self, in_planes: int, board_size: int, blocks: int = 2, channels: int = 32) -> None:
+        super().__init__()
+        self.hparams = {"in_planes": in_planes, "board_size": board_size, "blocks": blocks, "channels": channels}
+        n = board_size
+        self.stem = nn.Sequential(nn.Conv2d(in_planes, channels, 3, padding=1, bias=False),
+                                  nn.BatchNorm2d(channels), nn.ReLU())  # fmt: skip
+        self.tower = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))
+        self.policy_head = nn.Sequential(nn.Conv2d(channels, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(),
+                                         nn.Flatten(), nn.Linear(2 * n * n, n * n))  # fmt: skip
+        self.value_head = nn.Sequential(nn.Conv2d(channels, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(),
+                                        nn.Flatten(), nn.Linear(n * n, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())  # fmt: skip
+
+    def forward(self, planes: torch.Tensor, mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits (B, n*n), value (B,))``; with ``mask`` (B, n*n), illegal logits are ``-inf``."""
+        x = self.tower(self.stem(planes))
+        logits = self.policy_head(x)
+        if mask is not None:
+            logits = logits.masked_fill(~mask.bool(), float("-inf"))
+        return logits, self.value_head(x).squeeze(-1)
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.parameters()).device
+
+    @torch.inference_mode()
+    def predict(self, planes_hwc: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Priors ``(B, n*n)`` (zero on illegal actions) and values ``(B,)`` for env observations.
+
+        ``planes_hwc`` is ``(B, n, n, C)`` as the env gives it, ``mask`` its
+        ``(B, n*n)`` action masks (each with a legal action).
+        """
+        was_training = self.training
+        self.eval()
+        x = torch.from_numpy(np.ascontiguousarray(planes_hwc)).to(self.device).permute(0, 3, 1, 2).float()
+        m = torch.from_numpy(np.ascontiguousarray(mask, dtype=np.bool_)).to(self.device)
+        logits, value = self(x, m)
+        priors = torch.softmax(logits, dim=-1)
+        if was_training:
+            self.train()
+        return priors.cpu().numpy(), value.cpu().numpy()
+
+
+def resolve_device(name: str) -> torch.device:
+    """``"auto"``: CUDA when present, else the CPU; otherwise the named device."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)

@@ -1,0 +1,86 @@
+"""A trained network as a policy: ``NetworkPolicy.act(env)``, like every built-in opponent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs.alphazero.network import PolicyValueNet
+from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.policies.base import check_positive, game_state_of
+from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest
+
+
+def net_evaluator(net: PolicyValueNet, encoder: Any) -> BatchEvaluator:
+    """A :class:`PUCTForest` batch evaluator: encode the leaves with the env, score them in one net call."""
+
+    def evaluate(forest: PUCTForest, leaves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        planes = encoder.observe_boards(forest.leaf_board[leaves], forest.leaf_color[leaves],
+                                        forest.leaf_last[leaves], forest.leaf_forbidden[leaves])  # fmt: skip
+        return net.predict(planes, forest.leaf_legal[leaves])
+
+    return evaluate
+
+
+class NetworkPolicy:
+    """Plays a :class:`PolicyValueNet`: greedily from its policy head, or after a PUCT search.
+
+    Args:
+        net: the network (its input must match the env's planes).
+        game: the :class:`MNKGame` it was trained on; ``act`` refuses other games.
+        simulations: 0 plays the most probable legal move of the policy head;
+            more runs that many PUCT simulations and plays the most visited move.
+        c_puct: PUCT exploration constant.
+        seed: breaks ties between equally good moves.
+    """
+
+    name = "network"
+
+    def __init__(
+        self, net: PolicyValueNet, game: MNKGame | None = None, simulations: int = 0, c_puct: float = 1.5,
+        seed: int | None = None,
+    ) -> None:  # fmt: skip
+        if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
+            raise ValueError(f"simulations must be a non-negative integer, got {simulations!r}")
+        check_positive("c_puct", c_puct)
+        self.net = net
+        self.game = game
+        self.simulations = simulations
+        self.c_puct = c_puct
+        self.rng = np.random.default_rng(seed)
+
+    @classmethod
+    def from_checkpoint(cls, path: str, simulations: int = 0, seed: int | None = None, device: str = "cpu") -> NetworkPolicy:
+        """Load the network of a trainer checkpoint (``torch.load(..., weights_only=True)``)."""
+        from boardgame_envs.alphazero.checkpoint import load_checkpoint, network_from
+
+        checkpoint = load_checkpoint(path, device)
+        net, game = network_from(checkpoint, device)
+        return cls(net, game, simulations=simulations, seed=seed)
+
+    def _check(self, env: Any):
+        state = game_state_of(env)
+        base = env.unwrapped
+        if self.game is not None and base.game != self.game:
+            raise ValueError(f"this network was trained on {self.game}, not {base.game}")
+        return state, base
+
+    def distribution(self, env: Any) -> np.ndarray:
+        """The move distribution ``(n*n,)`` the policy acts on: policy-head priors, or visit shares."""
+        state, base = self._check(env)
+        if self.simulations == 0:
+            obs = base.observe_state(state)
+            priors, _ = self.net.predict(obs["observation"][None], obs["action_mask"][None])
+            return priors[0]
+        forest = PUCTForest(1, state.game, 1 + self.simulations * state.game.num_actions, self.c_puct)
+        forest.set_root(0, state)
+        forest.search(self.simulations, net_evaluator(self.net, base))
+        visits = forest.root_visits()[0]
+        return visits / visits.sum()
+
+    def act(self, env: Any) -> int:
+        state, _ = self._check(env)
+        scores = np.where(state.legal_mask(), self.distribution(env), -1.0)
+        best = np.flatnonzero(scores == scores.max())
+        return int(best[self.rng.integers(len(best))])

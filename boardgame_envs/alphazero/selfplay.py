@@ -1,0 +1,98 @@
+"""Self-play: many games between copies of one network, searched in lockstep.
+
+The games are real envs built by the trainer's ``env_fn`` and advanced with
+``env.step``; the training example of each move is the mover's own
+``env.observe(agent)``. The search runs on the envs' game states (cloned into
+a :class:`~boardgame_envs.policies.puct.PUCTForest`, one tree per game), and
+every simulation round evaluates the leaves of all games in one network call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs.alphazero.config import AlphaZeroConfig
+from boardgame_envs.alphazero.network import PolicyValueNet
+from boardgame_envs.alphazero.policy import net_evaluator
+from boardgame_envs.games.lines import BLACK, WHITE
+from boardgame_envs.policies.puct import PUCTForest
+
+
+@dataclass
+class SelfPlayStats:
+    games: int = 0
+    moves: int = 0
+    results: dict[str, int] = field(default_factory=lambda: {"black": 0, "white": 0, "draw": 0})
+
+
+@dataclass
+class Examples:
+    """Training examples: planes ``(m, n, n, C)`` int8, masks, policy targets, value targets."""
+
+    planes: np.ndarray
+    masks: np.ndarray
+    policies: np.ndarray
+    values: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+class SelfPlay:
+    """``config.parallel_games`` envs that play on from call to call; :meth:`play` collects finished games."""
+
+    def __init__(self, env_fn: Callable[[], Any], config: AlphaZeroConfig, seed: int) -> None:
+        self.config = config
+        self.rng = np.random.default_rng(seed)
+        self.envs = [env_fn() for _ in range(config.parallel_games)]
+        for i, env in enumerate(self.envs):
+            env.reset(seed=seed + i)
+        self.encoder = self.envs[0].unwrapped
+        self.game = self.encoder.game
+        capacity = 1 + (config.simulations + 1) * self.game.num_actions
+        self.forest = PUCTForest(len(self.envs), self.game, capacity, config.c_puct)
+        # Per game, the positions played so far: (planes, mask, visit shares, colour to move).
+        self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in self.envs]
+
+    def play(self, net: PolicyValueNet, games: int) -> tuple[Examples, SelfPlayStats]:
+        """Move all games on until ``games`` of them have finished; their positions are the examples."""
+        cfg = self.config
+        stats = SelfPlayStats()
+        finished: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
+        evaluate = net_evaluator(net, self.encoder)
+        while stats.games < games:
+            states = [env.unwrapped.game_state for env in self.envs]
+            self.forest.set_roots(states)
+            self.forest.search(cfg.simulations, evaluate, self.rng, (cfg.dirichlet_alpha, cfg.dirichlet_fraction))
+            visits = self.forest.root_visits()
+            for i, env in enumerate(self.envs):
+                state = states[i]
+                obs = env.observe(env.agent_selection)
+                shares = visits[i] / visits[i].sum()
+                self.histories[i].append((obs["observation"], obs["action_mask"].astype(bool), shares, state.to_move))
+                if state.num_moves < cfg.temperature_moves:
+                    action = int(self.rng.choice(len(shares), p=shares))
+                else:
+                    best = np.flatnonzero(visits[i] == visits[i].max())
+                    action = int(best[self.rng.integers(len(best))])
+                env.step(action)
+                stats.moves += 1
+                if state.terminal:
+                    winner = state.winner
+                    stats.games += 1
+                    stats.results[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1
+                    for planes, mask, policy, color in self.histories[i]:
+                        z = 0.0 if winner not in (BLACK, WHITE) else (1.0 if winner == color else -1.0)
+                        finished.append((planes, mask, policy, z))
+                    self.histories[i] = []
+                    env.reset()
+        planes, masks, policies, values = zip(*finished)
+        return (
+            Examples(np.stack(planes), np.stack(masks), np.stack(policies).astype(np.float32),
+                     np.array(values, dtype=np.float32)),  # fmt: skip
+            stats,
+        )

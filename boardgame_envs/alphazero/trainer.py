@@ -1,0 +1,235 @@
+"""The AlphaZero loop: self-play, learn, evaluate, checkpoint; repeat.
+
+One iteration:
+
+1. **Self-play** ``games_per_iteration`` games with the current network
+   (:class:`~boardgame_envs.alphazero.selfplay.SelfPlay`: envs built by
+   ``env_fn``, PUCT with Dirichlet noise at the root, visits sampled for the
+   first ``temperature_moves`` moves), into the replay buffer.
+2. **Learn**: ``train_steps`` Adam steps on random batches, each example moved
+   by a random board symmetry; loss = policy cross-entropy + value MSE, with
+   L2 (``weight_decay``).
+3. **Evaluate** every ``eval_every`` iterations with the arena against the
+   built-in policies; win rate and Elo go to TensorBoard and the progress bar.
+4. **Checkpoint** ``out/latest.pt`` atomically. ``train()`` on the same
+   ``out`` resumes from it, so a kill loses at most the iteration under way.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+from tqdm.auto import tqdm
+
+from boardgame_envs.alphazero.checkpoint import LATEST, game_to_dict, load_checkpoint, save_checkpoint
+from boardgame_envs.alphazero.config import AlphaZeroConfig
+from boardgame_envs.alphazero.network import PolicyValueNet, resolve_device
+from boardgame_envs.alphazero.policy import NetworkPolicy
+from boardgame_envs.alphazero.replay import ReplayBuffer
+from boardgame_envs.alphazero.selfplay import Examples, SelfPlay, SelfPlayStats
+from boardgame_envs.envs.board_env import BoardEnv
+from boardgame_envs.symmetry import random_symmetries
+
+
+class AlphaZeroTrainer:
+    """Trains a :class:`PolicyValueNet` by self-play on the envs ``env_fn`` builds.
+
+    Args:
+        env_fn: builds a ``tictactoe_v0`` / ``gomoku_v0`` env (wrapped or raw);
+            called once per parallel game.
+        config: hyperparameters; ``AlphaZeroConfig.for_game(...)`` has defaults.
+
+    If ``config.out`` holds a checkpoint, the trainer resumes from it (the
+    network, optimizer, replay buffer, counters and random state), after
+    checking it was made for the same game.
+    """
+
+    def __init__(self, env_fn: Callable[[], Any], config: AlphaZeroConfig | None = None) -> None:
+        self.env_fn = env_fn
+        self.config = cfg = config if config is not None else AlphaZeroConfig()
+        probe = env_fn()
+        if not isinstance(probe.unwrapped, BoardEnv):
+            raise TypeError(f"env_fn must build a tictactoe_v0 / gomoku_v0 env, got {type(probe).__name__}")
+        self.game = probe.unwrapped.game
+        agent = probe.possible_agents[0]
+        plane_shape = probe.observation_space(agent)["observation"].shape
+        if cfg.torch_threads is not None:
+            torch.set_num_threads(cfg.torch_threads)
+        torch.manual_seed(cfg.seed)
+        self.rng = np.random.default_rng(cfg.seed)
+        self.device = resolve_device(cfg.device)
+        self.net = PolicyValueNet(plane_shape[-1], self.game.size, cfg.blocks, cfg.channels).to(self.device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+        self.buffer = ReplayBuffer(cfg.buffer_size, plane_shape, self.game.num_actions)
+        self.iteration = 0
+        self.games_played = 0
+        self.history: list[dict[str, float]] = []  # one row of scalars per iteration
+        self.out = Path(cfg.out) if cfg.out is not None else None
+        if self.out is not None and (self.out / LATEST).is_file():
+            self._restore(load_checkpoint(self.out / LATEST, self.device))
+        self._selfplay: Any = None
+        self._writer: Any = None
+
+    # ------------------------------------------------------------------ loop
+    def train(self) -> list[dict[str, float]]:
+        """Run iterations until ``config.iterations`` (in all, counting resumed ones) or ``config.minutes``.
+
+        Returns the per-iteration scalars of this call (also in TensorBoard).
+        """
+        cfg = self.config
+        if cfg.iterations is None and cfg.minutes is None:
+            raise ValueError("set config.iterations or config.minutes: training has no end otherwise")
+        deadline = None if cfg.minutes is None else time.perf_counter() + 60.0 * cfg.minutes
+        total = None if cfg.iterations is None else max(cfg.iterations - self.iteration, 0)
+        bar = tqdm(total=total, desc="alphazero", unit="it", disable=not cfg.progress)
+        rows = []
+        while (cfg.iterations is None or self.iteration < cfg.iterations) and (
+            deadline is None or time.perf_counter() < deadline
+        ):
+            row = self.run_iteration()
+            rows.append(row)
+            bar.update()
+            bar.set_postfix({k: f"{v:.3g}" for k, v in row.items() if k in ("games_per_s", "loss") or k.startswith("score")})
+        bar.close()
+        if self._writer is not None:
+            self._writer.flush()
+        return rows
+
+    def run_iteration(self) -> dict[str, float]:
+        """One self-play / learn / (evaluate) / checkpoint round; returns its scalars."""
+        cfg = self.config
+        t0 = time.perf_counter()
+        examples, stats = self.self_play(cfg.games_per_iteration)
+        t1 = time.perf_counter()
+        self.buffer.add(examples.planes, examples.masks, examples.policies, examples.values)
+        losses = self.learn(cfg.train_steps)
+        t2 = time.perf_counter()
+        self.iteration += 1
+        self.games_played += stats.games
+        row = {
+            "iteration": float(self.iteration),
+            "games": float(self.games_played),
+            "games_per_s": stats.games / max(t1 - t0, 1e-9),
+            "moves_per_game": stats.moves / max(stats.games, 1),
+            "first_player_win_rate": stats.results["black"] / max(stats.games, 1),
+            "draw_rate": stats.results["draw"] / max(stats.games, 1),
+            "learn_s": t2 - t1,
+            **losses,
+        }
+        if cfg.eval_every and self.iteration % cfg.eval_every == 0:
+            row.update(self.evaluate())
+        self._log(row)
+        if self.out is not None:
+            save_checkpoint(self.out / LATEST, self.checkpoint())
+        self.history.append(row)
+        return row
+
+    # ------------------------------------------------------------- the parts
+    def self_play(self, games: int) -> tuple[Examples, SelfPlayStats]:
+        """Play ``games`` games with the current network (local or on Ray workers)."""
+        if self._selfplay is None:
+            seed = int(self.rng.integers(2**31))
+            if self.config.backend == "ray":
+                from boardgame_envs.alphazero.distributed import RaySelfPlay
+
+                self._selfplay = RaySelfPlay(self.env_fn, self.config, seed)
+            else:
+                self._selfplay = SelfPlay(self.env_fn, self.config, seed)
+        return self._selfplay.play(self.net, games)
+
+    def learn(self, steps: int) -> dict[str, float]:
+        """``steps`` gradient steps on batches from the replay buffer; mean losses."""
+        cfg = self.config
+        totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}
+        if steps == 0 or len(self.buffer) == 0:
+            return {}
+        self.net.train()
+        for _ in range(steps):
+            planes, masks, policies, values = self.buffer.sample(cfg.batch_size, self.rng)
+            planes = planes.transpose(0, 3, 1, 2)  # HWC -> CHW
+            if cfg.augment:
+                planes, masks, policies = random_symmetries(planes, masks, policies, self.rng, channels_first=True)
+            x = torch.from_numpy(np.ascontiguousarray(planes)).to(self.device).float()
+            mask = torch.from_numpy(np.ascontiguousarray(masks)).to(self.device)
+            target_p = torch.from_numpy(np.ascontiguousarray(policies)).to(self.device)
+            target_v = torch.from_numpy(values).to(self.device)
+            logits, value = self.net(x, mask)
+            # Illegal actions have -inf logits and zero targets: count them as 0, not 0 * -inf.
+            log_p = F.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0)
+            policy_loss = -(target_p * log_p).sum(dim=-1).mean()
+            value_loss = F.mse_loss(value, target_v)
+            loss = policy_loss + value_loss
+            self.optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            self.optimizer.step()
+            totals["loss"] += loss.item()
+            totals["policy_loss"] += policy_loss.item()
+            totals["value_loss"] += value_loss.item()
+        self.net.eval()
+        return {k: v / steps for k, v in totals.items()}
+
+    def policy(self, simulations: int | None = None, seed: int | None = None) -> NetworkPolicy:
+        """The current network as a policy (``simulations`` defaults to ``config.eval_simulations``)."""
+        sims = self.config.eval_simulations if simulations is None else simulations
+        return NetworkPolicy(self.net, self.game, simulations=sims, c_puct=self.config.c_puct, seed=seed)
+
+    def evaluate(self) -> dict[str, float]:
+        """Arena matches against ``config.eval_opponents``: score and Elo difference for each."""
+        from boardgame_envs.arena import match
+
+        cfg = self.config
+        out = {}
+        for opponent in cfg.eval_opponents:
+            result = match(self.env_fn, lambda seed: self.policy(seed=seed), opponent, games=cfg.eval_games,
+                           seed=cfg.seed + self.iteration, progress=False)  # fmt: skip
+            out[f"score_vs_{opponent}"] = result.score()[0]
+            out[f"elo_vs_{opponent}"] = result.elo()[0]
+            out[f"losses_vs_{opponent}"] = float(result.losses)
+        return out
+
+    # ---------------------------------------------------------- bookkeeping
+    def _log(self, row: dict[str, float]) -> None:
+        if self.out is None or not self.config.tensorboard:
+            return
+        if self._writer is None:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self._writer = SummaryWriter(str(self.out / "tensorboard"))
+        for key, value in row.items():
+            if key != "iteration":
+                self._writer.add_scalar(key, value, self.iteration)
+
+    def checkpoint(self) -> dict[str, Any]:
+        """Everything :meth:`train` needs to resume, as tensors and plain values."""
+        return {
+            "config": self.config.to_dict(),
+            "game": game_to_dict(self.game),
+            "net_hparams": self.net.hparams,
+            "net": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "buffer": self.buffer.state_dict(),
+            "iteration": self.iteration,
+            "games_played": self.games_played,
+            "rng": self.rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(),
+        }
+
+    def _restore(self, checkpoint: dict[str, Any]) -> None:
+        if checkpoint["game"] != game_to_dict(self.game):
+            raise ValueError(f"checkpoint in {self.out} is for {checkpoint['game']}, not {game_to_dict(self.game)}")
+        if checkpoint["net_hparams"] != self.net.hparams:
+            raise ValueError(f"checkpoint in {self.out} has network {checkpoint['net_hparams']}, "
+                             f"the config asks for {self.net.hparams}")  # fmt: skip
+        self.net.load_state_dict(checkpoint["net"])
+        self.optimizer.load_state_dict(checkpoint["optimizer"])
+        self.buffer.load_state_dict(checkpoint["buffer"])
+        self.iteration = int(checkpoint["iteration"])
+        self.games_played = int(checkpoint["games_played"])
+        self.rng.bit_generator.state = checkpoint["rng"]
+        torch.set_rng_state(checkpoint["torch_rng"])

@@ -1,0 +1,159 @@
+"""AlphaZero end to end on tic-tac-toe in seconds: train, checkpoint, resume (also after a kill), play."""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import torch
+
+from boardgame_envs import gomoku_v0, tictactoe_v0
+from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkPolicy, load_checkpoint
+from boardgame_envs.arena import match
+from boardgame_envs.cli import main as cli_main
+
+TINY = dict(parallel_games=16, games_per_iteration=16, simulations=8, train_steps=4, batch_size=32,
+            blocks=1, channels=8, eval_games=2, progress=False)  # fmt: skip
+
+
+def tiny_config(out, **overrides) -> AlphaZeroConfig:
+    return AlphaZeroConfig.for_game("tictactoe", out=str(out), **{**TINY, **overrides})
+
+
+def test_end_to_end_train_writes_a_loadable_checkpoint_and_tensorboard(tmp_path):
+    trainer = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path, iterations=2, eval_every=2))
+    rows = trainer.train()
+    assert [r["iteration"] for r in rows] == [1.0, 2.0]
+    assert trainer.games_played >= 32 and len(trainer.buffer) > 0
+    assert all(np.isfinite(r["loss"]) and r["loss"] > 0 for r in rows)
+    assert "score_vs_mcts" in rows[1] and "score_vs_mcts" not in rows[0]
+    checkpoint = load_checkpoint(tmp_path)  # weights_only=True inside
+    assert checkpoint["iteration"] == 2 and checkpoint["game"] == {"size": 3, "win_length": 3, "rule": "freestyle"}
+    assert any(name.startswith("events.out.tfevents") for name in os.listdir(tmp_path / "tensorboard"))
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]  # no half-written files left
+
+
+def test_resume_continues_from_the_checkpoint(tmp_path):
+    AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path, iterations=2, eval_every=0)).train()
+    saved = load_checkpoint(tmp_path)
+    resumed = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path, iterations=3, eval_every=0))
+    assert resumed.iteration == 2 and resumed.games_played == saved["games_played"]
+    assert len(resumed.buffer) == len(saved["buffer"]["values"])
+    for name, tensor in resumed.net.state_dict().items():
+        assert torch.equal(tensor, saved["net"][name]), name
+    rows = resumed.train()
+    assert [r["iteration"] for r in rows] == [3.0]
+    # A checkpoint of another game or another network is refused, not silently mixed in.
+    with pytest.raises(ValueError, match="is for"):
+        AlphaZeroTrainer(functools.partial(gomoku_v0.env, board_size=5, win_length=4), tiny_config(tmp_path))
+    with pytest.raises(ValueError, match="network"):
+        AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path, channels=16))
+
+
+KILLED_RUN = """
+import sys
+from boardgame_envs import tictactoe_v0
+from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer
+config = AlphaZeroConfig.for_game("tictactoe", out=sys.argv[1], iterations=1000, eval_every=0, **{tiny})
+trainer = AlphaZeroTrainer(tictactoe_v0.env, config)
+while True:
+    trainer.run_iteration()
+    print("done", trainer.iteration, flush=True)
+"""
+
+
+def test_a_killed_run_loses_at_most_the_iteration_under_way(tmp_path):
+    script = KILLED_RUN.format(tiny=repr(TINY))
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    done = 0
+    try:
+        deadline = time.monotonic() + 120
+        while done < 3 and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if line.startswith("done"):
+                done = int(line.split()[1])
+        assert done >= 3, "the training subprocess made no progress"
+        proc.send_signal(signal.SIGKILL)  # mid-iteration, most likely mid-self-play
+    finally:
+        proc.kill()
+        proc.wait()
+    checkpoint = load_checkpoint(tmp_path)
+    assert checkpoint["iteration"] >= done  # every iteration reported done was saved
+    resumed = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path, iterations=checkpoint["iteration"] + 1))
+    assert resumed.iteration == checkpoint["iteration"]
+    assert [r["iteration"] for r in resumed.train()] == [checkpoint["iteration"] + 1.0]
+
+
+def test_network_policy_never_picks_an_illegal_or_forbidden_point():
+    # Renju 9x9 positions where black has forbidden points; an untrained net, greedy and searching.
+    env = gomoku_v0.raw_env(board_size=9, rule="renju")
+    net = AlphaZeroTrainer(functools.partial(gomoku_v0.raw_env, board_size=9, rule="renju"),
+                           AlphaZeroConfig(blocks=1, channels=8, out=None)).net  # fmt: skip
+    rng = np.random.default_rng(0)
+    forbidden_seen = 0
+    for trial in range(30):
+        env.reset()
+        for _ in range(int(rng.integers(4, 30))):
+            legal = env.game_state.legal_actions()
+            env.step(int(legal[rng.integers(len(legal))]))
+            if env.game_state.terminal:
+                break
+        state = env.game_state
+        if state.terminal or state.to_move != 1:
+            continue
+        forbidden_seen += int(state.forbidden().sum())
+        mask = env.observe(env.agent_selection)["action_mask"].astype(bool)
+        for sims in (0, 16):
+            policy = NetworkPolicy(net, env.game, simulations=sims, seed=trial)
+            assert mask[policy.act(env)]
+            dist = policy.distribution(env)
+            assert dist[~mask].sum() == 0.0 and abs(dist.sum() - 1.0) < 1e-6
+    assert forbidden_seen > 0  # the positions did exercise the renju mask
+
+
+def test_network_policy_from_checkpoint_plays_in_the_arena_and_the_cli(tmp_path, capsys):
+    AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path, iterations=1, eval_every=0)).train()
+    path = str(tmp_path / "latest.pt")
+    policy = NetworkPolicy.from_checkpoint(path, seed=0)
+    result = match(tictactoe_v0.env, lambda seed: NetworkPolicy.from_checkpoint(path, seed=seed), "random",
+                   games=4, progress=False)  # fmt: skip
+    assert result.games == 4
+    with pytest.raises(ValueError, match="trained on"):
+        env = gomoku_v0.env(board_size=5, win_length=4)
+        env.reset()
+        policy.act(env)
+    assert cli_main(["demo", "tictactoe", "--first", path, "--second", "random"]) == 0
+    assert "moves:" in capsys.readouterr().out
+    assert cli_main(["demo", "gomoku", "--first", path]) == 2
+    assert "trained on" in capsys.readouterr().err
+    assert cli_main(["demo", "tictactoe", "--first", str(tmp_path / "missing.pt")]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
+
+
+def test_cli_train_runs_and_resumes(tmp_path, capsys):
+    args = ["train", "tictactoe", "--iterations", "1", "--out", str(tmp_path), "--no-progress",
+            "--parallel-games", "8", "--games-per-iteration", "8", "--simulations", "4", "--blocks", "1",
+            "--channels", "8", "--train-steps", "2", "--eval-every", "0"]  # fmt: skip
+    assert cli_main(args) == 0
+    assert cli_main([*args[:2], "--iterations", "2", *args[4:]]) == 0
+    out = capsys.readouterr().out
+    assert "resumed from 1" in out and "latest.pt" in out
+
+
+@pytest.mark.parametrize(
+    "bad", [dict(simulations=0), dict(dirichlet_fraction=2.0), dict(backend="mpi"), dict(iterations=0), dict(lr=0)]
+)
+def test_bad_config_is_a_value_error(bad):
+    with pytest.raises(ValueError):
+        AlphaZeroConfig(**bad)
+
+
+def test_train_needs_an_end():
+    with pytest.raises(ValueError, match="iterations or config.minutes"):
+        AlphaZeroTrainer(tictactoe_v0.env, AlphaZeroConfig(out=None)).train()
