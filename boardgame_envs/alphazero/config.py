@@ -33,6 +33,7 @@ class AlphaZeroConfig:
     batch_size: int = 256
     train_steps: int = 40  # gradient steps per iteration
     lr: float = 2e-3
+    lr_final: float = 0.1  # the learning rate anneals (cosine) to lr * lr_final over the run's iterations or minutes
     weight_decay: float = 1e-4
     augment: bool = True  # a random one of the 8 board symmetries per training example
     # Schedule: stop after ``iterations`` or ``minutes``, whichever comes first.
@@ -68,6 +69,8 @@ class AlphaZeroConfig:
         for name in ("c_puct", "dirichlet_alpha", "lr"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        if not 0 < self.lr_final <= 1:
+            raise ValueError(f"lr_final must be in (0, 1], got {self.lr_final!r}")
         if not 0 <= self.dirichlet_fraction <= 1:
             raise ValueError(f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction!r}")
         if self.weight_decay < 0:

@@ -17,6 +17,7 @@ One iteration:
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -89,9 +90,15 @@ class AlphaZeroTrainer:
         total = None if cfg.iterations is None else max(cfg.iterations - self.iteration, 0)
         bar = tqdm(total=total, desc="alphazero", unit="it", disable=not cfg.progress)
         rows = []
+        started, first = time.perf_counter(), self.iteration
         while (cfg.iterations is None or self.iteration < cfg.iterations) and (
             deadline is None or time.perf_counter() < deadline
         ):
+            # How far through the run we are, by iterations or by the clock, whichever is further.
+            progress = 0.0 if deadline is None else (time.perf_counter() - started) / (deadline - started)
+            if cfg.iterations is not None:
+                progress = max(progress, (self.iteration - first) / max(cfg.iterations - first, 1))
+            self._anneal(progress)
             row = self.run_iteration()
             rows.append(row)
             bar.update()
@@ -100,6 +107,13 @@ class AlphaZeroTrainer:
         if self._writer is not None:
             self._writer.flush()
         return rows
+
+    def _anneal(self, progress: float) -> None:
+        """Cosine learning rate from ``lr`` at the start of the run to ``lr * lr_final`` at its end."""
+        cfg = self.config
+        factor = cfg.lr_final + (1.0 - cfg.lr_final) * 0.5 * (1.0 + math.cos(math.pi * min(max(progress, 0.0), 1.0)))
+        for group in self.optimizer.param_groups:
+            group["lr"] = cfg.lr * factor
 
     def run_iteration(self) -> dict[str, float]:
         """One self-play / learn / (evaluate) / checkpoint round; returns its scalars."""
@@ -120,6 +134,7 @@ class AlphaZeroTrainer:
             "first_player_win_rate": stats.results["black"] / max(stats.games, 1),
             "draw_rate": stats.results["draw"] / max(stats.games, 1),
             "learn_s": t2 - t1,
+            "lr": self.optimizer.param_groups[0]["lr"],
             **losses,
         }
         if cfg.eval_every and self.iteration % cfg.eval_every == 0:

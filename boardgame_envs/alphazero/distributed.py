@@ -1,0 +1,70 @@
+"""Self-play on Ray workers: the same :class:`SelfPlay`, in actors on any number of machines.
+
+``AlphaZeroConfig(backend="ray", workers=W)`` starts ``W`` actors (one CPU
+each), each with its own envs and a CPU copy of the network. Every iteration
+the learner's weights are put in Ray's object store once, each worker plays
+its share of the games, and the examples come back to the learner (which may
+sit on a GPU). Nothing here schedules, ships or retries by hand: that is Ray's
+job.
+
+Across machines: start a cluster (``ray start --head`` on one machine,
+``ray start --address=HEAD:6379`` on the others) and run the trainer on any
+of them, or call ``ray.init(address=...)`` before ``train()``. Without a
+cluster, ``ray.init()`` starts a local one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import ray
+import torch
+
+from boardgame_envs.alphazero.config import AlphaZeroConfig
+from boardgame_envs.alphazero.network import PolicyValueNet
+from boardgame_envs.alphazero.selfplay import Examples, SelfPlay, SelfPlayStats
+
+
+class SelfPlayWorker:
+    """A Ray actor: plays games with the weights it is sent."""
+
+    def __init__(self, env_fn: Callable[[], Any], config: AlphaZeroConfig, seed: int, net_hparams: dict) -> None:
+        torch.set_num_threads(config.torch_threads or 1)
+        self.selfplay = SelfPlay(env_fn, config, seed)
+        self.net = PolicyValueNet(**net_hparams)
+
+    def play(self, weights: dict[str, torch.Tensor], games: int) -> tuple[Examples, SelfPlayStats]:
+        self.net.load_state_dict(weights)
+        self.net.eval()
+        return self.selfplay.play(self.net, games)
+
+
+class RaySelfPlay:
+    """Drop-in for :class:`SelfPlay` whose games run on ``config.workers`` Ray actors."""
+
+    def __init__(self, env_fn: Callable[[], Any], config: AlphaZeroConfig, seed: int) -> None:
+        if not ray.is_initialized():
+            ray.init()
+        seeds = np.random.SeedSequence(seed).generate_state(config.workers)
+        self.config = config
+        self.env_fn = env_fn
+        self.seeds = [int(s) % 2**31 for s in seeds]
+        self.workers: list[Any] = []
+
+    def play(self, net: PolicyValueNet, games: int) -> tuple[Examples, SelfPlayStats]:
+        if not self.workers:  # the network's shape is known only now
+            actor = ray.remote(num_cpus=1)(SelfPlayWorker)
+            self.workers = [actor.remote(self.env_fn, self.config, s, net.hparams) for s in self.seeds]
+        weights = ray.put({k: v.detach().cpu() for k, v in net.state_dict().items()})
+        share = -(-games // len(self.workers))  # ceil
+        parts = ray.get([w.play.remote(weights, share) for w in self.workers])
+        stats = SelfPlayStats()
+        for _, s in parts:
+            stats.games += s.games
+            stats.moves += s.moves
+            for key, value in s.results.items():
+                stats.results[key] += value
+        examples = Examples(*(np.concatenate([getattr(e, f) for e, _ in parts]) for f in ("planes", "masks", "policies", "values")))
+        return examples, stats
