@@ -2,6 +2,11 @@
 
 Both envs are driven by the same loop (``last()``, a uniform choice among the
 ``action_mask`` ones, ``step()``), so the ratio measures the envs alone.
+
+When ``open_spiel`` is installed, OpenSpiel's tic-tac-toe and 15x15 gomoku are
+added as reference lines: random games through the bare ``pyspiel`` state
+(``legal_actions()``, ``apply_action()`` until ``is_terminal()``), with no
+observations and no PettingZoo wrapper, so no ratio is printed for them.
 """
 
 from __future__ import annotations
@@ -9,8 +14,11 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+
+from boardgame_envs.bench._openspiel import import_pyspiel, load_game
 
 
 def play_random_games(make_env: Callable, seconds: float, seed: int = 0) -> tuple[int, int, float]:
@@ -36,9 +44,26 @@ def play_random_games(make_env: Callable, seconds: float, seed: int = 0) -> tupl
             return games, steps, elapsed
 
 
+def play_random_pyspiel_games(game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """Like :func:`play_random_games` on a ``pyspiel`` game's bare states; steps are moves played."""
+    rng = np.random.default_rng(seed)
+    games = steps = 0
+    start = time.perf_counter()
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games, steps, elapsed
+
+
 def _report(name: str, games: int, steps: int, elapsed: float) -> float:
     rate = games / elapsed
-    print(f"{name:<36} {rate:>10,.0f} games/s {steps / elapsed:>12,.0f} steps/s")
+    print(f"{name:<40} {rate:>10,.0f} games/s {steps / elapsed:>12,.0f} steps/s")
     return rate
 
 
@@ -61,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"pettingzoo tictactoe_v3 unavailable: {exc}")
     else:
         theirs = _report("pettingzoo tictactoe_v3.env()", *play_random_games(tictactoe_v3.env, args.seconds, args.seed))
-        print(f"{'ratio tictactoe_v0 / tictactoe_v3':<36} {ours / theirs:>10.1f}x")
+        print(f"{'ratio tictactoe_v0 / tictactoe_v3':<40} {ours / theirs:>10.1f}x")
     for rule in ("freestyle", "standard", "renju"):
         try:
             make = lambda rule=rule: gomoku_v0.env(board_size=15, rule=rule)  # noqa: E731
@@ -69,3 +94,12 @@ def main(argv: list[str] | None = None) -> None:
         except NotImplementedError:
             continue
         _report(f"boardgame_envs gomoku_v0 15x15 {rule}", *play_random_games(make, args.seconds, args.seed))
+    pyspiel = import_pyspiel()
+    if pyspiel is not None:
+        print("reference, bare pyspiel states (legal_actions, apply_action): not PettingZoo envs, no observations")
+        for case in ("tictactoe", "gomoku 15x15 freestyle"):
+            game, about = load_game(pyspiel, case)
+            if game is None:
+                print(f"{case}: {about}")
+                continue
+            _report(f"pyspiel {about}", *play_random_pyspiel_games(game, args.seconds, args.seed))
