@@ -23,15 +23,15 @@ class AlphaZeroConfig:
     # Self-play.
     parallel_games: int = 128  # games searched in lockstep; their leaves form one network batch
     games_per_iteration: int = 128
-    simulations: int = 32  # PUCT simulations per move
+    simulations: int = 64  # PUCT simulations per move
     c_puct: float = 1.5
     dirichlet_alpha: float = 1.0  # root noise; about 10 / (typical number of legal moves)
     dirichlet_fraction: float = 0.25
-    temperature_moves: int = 3  # the first moves of a game are sampled in proportion to visits; later ones greedy
+    temperature_moves: int = 9  # the first moves of a game are sampled in proportion to visits; later ones greedy
     # Learner: policy cross-entropy + value MSE + L2 (weight_decay).
     buffer_size: int = 20_000  # positions kept for training (before symmetry augmentation)
     batch_size: int = 256
-    train_steps: int = 40  # gradient steps per iteration
+    train_steps: int = 80  # gradient steps per iteration
     lr: float = 2e-3
     lr_final: float = 0.1  # the learning rate anneals (cosine) to lr * lr_final over the run's iterations or minutes
     weight_decay: float = 1e-4
@@ -91,8 +91,8 @@ class AlphaZeroConfig:
         elif game == "gomoku":
             size = board_size or 15
             if size <= 7:
-                base = dict(blocks=3, channels=48, simulations=100, dirichlet_alpha=0.5, temperature_moves=6,
-                            buffer_size=60_000, train_steps=60, lr=1e-3, eval_opponents=("mcts",))  # fmt: skip
+                base = dict(simulations=64, parallel_games=256, games_per_iteration=256, dirichlet_alpha=0.5,
+                            temperature_moves=8, buffer_size=60_000, train_steps=60)  # fmt: skip
             else:
                 base = dict(blocks=6, channels=64, simulations=200, dirichlet_alpha=0.15, temperature_moves=8,
                             parallel_games=64, games_per_iteration=64, buffer_size=200_000, train_steps=100,
