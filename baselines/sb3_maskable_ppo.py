@@ -5,17 +5,20 @@ share of ``--steps`` spent against each opponent, seats drawn at random).
 From the second stage on, ``--keep`` of the envs keep playing earlier
 opponents. With ``--noise p`` the search opponents play a random legal move
 with probability p in training, so the learner meets more than the best
-lines. The greedy policy (argmax over legal actions) is then played through
+lines; ``--lr`` sets Adam's rate, ``--lr-decay`` takes it linearly to 0 over
+the whole run. The greedy policy (argmax over legal actions) is then played through
 ``boardgame_envs.arena.match`` against each ``--eval`` opponent, ``--games``
 games in each seat, and the table is printed (and written to ``--out``).
 
-    python baselines/sb3_maskable_ppo.py --steps 1200000 --noise 0.3 --out baselines/results/sb3_maskable_ppo_tictactoe.md
-    python baselines/sb3_maskable_ppo.py --game gomoku --board-size 9 --cnn --steps 60000 \\
-        --stages random=0.5,mcts=0.5 --eval random,mcts --games 50
+    python baselines/sb3_maskable_ppo.py --steps 1200000 --noise 0.3 \\
+        --out baselines/results/sb3_maskable_ppo_tictactoe.md
+    python baselines/sb3_maskable_ppo.py --game gomoku --board-size 9 --cnn --steps 140000 \\
+        --stages random=0.5,mcts=0.5 --eval random,mcts --games 50 --out baselines/results/sb3_maskable_ppo_gomoku9.md
 
 Everything is seeded; training is measured in steps (not wall time) so a
 seed gives the same run on any machine, and the wall time is reported. See
-baselines/results/sb3_maskable_ppo_tictactoe.md for what it reaches.
+baselines/results/sb3_maskable_ppo_*.md for what it reaches (on tic-tac-toe:
+not yet the issue's target in the second seat).
 """
 
 from __future__ import annotations
@@ -76,6 +79,22 @@ class NoisyPolicy:
         return int(self.inner.act(env))
 
 
+class LearningRate:
+    """Constant, or linear from ``lr`` to 0 over ``steps`` of the whole run: SB3's own schedules restart their
+    progress at every ``learn()`` call, i.e. at every stage."""
+
+    def __init__(self, lr: float, steps: int | None) -> None:
+        self.lr, self.steps, self.model = lr, steps, None
+
+    def __call__(self, _progress_remaining: float) -> float:
+        if self.steps is None or self.model is None:
+            return self.lr
+        return self.lr * max(0.0, 1.0 - self.model.num_timesteps / self.steps)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "model": None}  # a saved model must not pickle itself (and its envs) again
+
+
 class ModelPolicy:
     """The trained model as an arena policy: greedy over the legal actions of ``env.agent_selection``."""
 
@@ -104,9 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mcts-sims", type=int, default=200)
     parser.add_argument("--noise", type=float, default=0.0,
                         help="in training, search opponents play a random legal move with this probability")
+    parser.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate")
+    parser.add_argument("--lr-decay", action="store_true",
+                        help="decay the learning rate linearly to 0 over --steps (across all stages)")
     parser.add_argument("--cnn", action="store_true", help="BoardCNN on CHW planes instead of an MLP on flat planes")
     parser.add_argument("--eval", default="random,alphabeta", help="opponents to evaluate against")
-    parser.add_argument("--eval-mcts-sims", type=int, default=None, help="MCTS simulations in evaluation (default: built-in)")
+    parser.add_argument("--eval-mcts-sims", type=int, default=None,
+                        help="MCTS simulations in evaluation (default: --mcts-sims)")
     parser.add_argument("--games", type=int, default=1000, help="evaluation games in each seat")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="write the report (markdown) here")
@@ -124,10 +147,12 @@ def main(argv: list[str] | None = None) -> int:
         from boardgame_envs.sb3 import BoardCNN
 
         policy_kwargs.update(features_extractor_class=BoardCNN, features_extractor_kwargs={"features_dim": 128})
+    learning_rate = LearningRate(args.lr, args.steps if args.lr_decay else None)
     model = MaskablePPO(
         "CnnPolicy" if args.cnn else "MlpPolicy", vec, n_steps=256, batch_size=256, n_epochs=10,
-        learning_rate=3e-4, gamma=0.99, ent_coef=0.01, seed=args.seed, policy_kwargs=policy_kwargs, verbose=0,
+        learning_rate=learning_rate, gamma=0.99, ent_coef=0.01, seed=args.seed, policy_kwargs=policy_kwargs, verbose=0,
     )  # fmt: skip
+    learning_rate.model = model
 
     stages = parse_stages(args.stages)
     log = []
@@ -143,9 +168,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.noise > 0 and who != "random":
                 spec = NoisyPolicy(make_opponent(spec, seed), args.noise, seed)
             vec.env_method("set_opponent", spec, seed=seed, indices=[j])
-        t0 = time.perf_counter()
-        steps = int(round(share * args.steps))
-        model.learn(steps, reset_num_timesteps=False)
+        t0, before = time.perf_counter(), model.num_timesteps
+        model.learn(int(round(share * args.steps)), reset_num_timesteps=False)
+        steps = model.num_timesteps - before  # whole rollouts of n_envs * n_steps: can exceed the share
         log.append(f"| {i + 1} | {name} | {kept} of {args.n_envs} envs on {', '.join(earlier) or '-'} | {steps} "
                    f"| {time.perf_counter() - t0:.0f} |")  # fmt: skip
         print(log[-1], flush=True)
@@ -177,8 +202,10 @@ def main(argv: list[str] | None = None) -> int:
         f"# MaskablePPO on {args.game}" + (f" {args.board_size}x{args.board_size}" if args.game == "gomoku" else ""),
         "",
         f"Command: `{command}`  ",
-        f"Seed {args.seed}; {args.steps} training steps with {args.n_envs} envs in one process (DummyVecEnv), "
+        f"Seed {args.seed}; {args.steps} training steps requested ({model.num_timesteps} played, in whole rollouts) "
+        f"with {args.n_envs} envs in one process (DummyVecEnv), "
         f"torch on 1 thread; {'BoardCNN' if args.cnn else 'MLP 128x128 on flat planes'}; "
+        f"learning rate {args.lr}{' decaying linearly to 0' if args.lr_decay else ''}; "
         f"training opponents' noise {args.noise}.  ",
         f"Training wall time {train_s:.0f} s; evaluation {eval_s:.0f} s (greedy policy, via boardgame_envs.arena.match).",
         "",
