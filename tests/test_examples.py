@@ -13,7 +13,10 @@ ARGS = {
     "random_play_aec.py": [],
     "maskable_ppo_quickstart.py": ["--steps", "256"],
     "self_play_frozen_opponent.py": ["--rounds", "2", "--steps", "256"],
+    "tianshou_multiagent.py": ["--epochs", "1", "--epoch-steps", "200", "--test-episodes", "10"],
 }
+# Examples for libraries boardgame_envs does not depend on: skipped where the library is not installed.
+NEEDS = {"tianshou_multiagent.py": "tianshou"}
 
 
 def test_every_example_is_listed():
@@ -22,6 +25,8 @@ def test_every_example_is_listed():
 
 @pytest.mark.parametrize("name", sorted(ARGS))
 def test_example_runs(name):
+    if name in NEEDS:
+        pytest.importorskip(NEEDS[name])
     done = subprocess.run([sys.executable, str(EXAMPLES / name), *ARGS[name]], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip()
