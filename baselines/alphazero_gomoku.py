@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
-import shlex
 import sys
 import tempfile
 import time
@@ -22,6 +21,7 @@ import time
 from boardgame_envs import gomoku_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkPolicy
 from boardgame_envs.arena import match
+from report import command_line, publish  # baselines/report.py, beside this script
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     report = [
         f"# AlphaZero on {args.board_size}x{args.board_size}, {args.win_length} in a row ({args.rule}), from scratch",
         "",
-        "Command: `python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv if argv is not None else sys.argv[1:])]) + "`  ",
+        f"Command: `{command_line(argv)}`  ",
         f"Seed {args.seed}; `AlphaZeroConfig.for_game('gomoku', {args.board_size})` defaults: {config.blocks} residual "
         f"blocks x {config.channels} channels, {config.simulations} simulations a move in self-play, "
         f"{config.parallel_games} games in lockstep, torch on {config.torch_threads} thread(s)"
@@ -87,10 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     text = "\n".join(report)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    publish(text, args.out)
     return 0
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import shlex
 import sys
 import tempfile
 import time
@@ -33,6 +32,7 @@ from boardgame_envs.games.mnk import GameState
 from boardgame_envs.games.solver import solver_for
 from boardgame_envs.policies.perfect import PerfectPolicy
 from boardgame_envs.policies.puct import PUCTForest
+from report import command_line, publish  # baselines/report.py, beside this script
 
 
 def reachable_positions(root: GameState) -> list[GameState]:
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     report = [
         "# AlphaZero on tic-tac-toe, from scratch",
         "",
-        "Command: `python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv if argv is not None else sys.argv[1:])]) + "`  ",
+        f"Command: `{command_line(argv)}`  ",
         f"Seed {args.seed}; `AlphaZeroConfig.for_game('tictactoe')` defaults: {config.blocks} residual blocks x "
         f"{config.channels} channels, {config.simulations} simulations a move, {config.parallel_games} games in "
         f"lockstep, torch on {config.torch_threads} thread(s)"
@@ -139,10 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     text = "\n".join(report)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    publish(text, args.out)
     return 0
 
 

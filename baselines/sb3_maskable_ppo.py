@@ -24,7 +24,6 @@ not yet the issue's target in the second seat).
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 import time
 from functools import partial
@@ -39,6 +38,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.arena import match
 from boardgame_envs.envs.single_agent import BoardGameEnv, make_opponent
+from report import command_line, publish  # baselines/report.py, beside this script
 
 
 def opponent_spec(name: str, args: argparse.Namespace) -> Any:
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             print(rows[-1], flush=True)
     eval_s = time.perf_counter() - t0
 
-    command = "python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv if argv is not None else sys.argv[1:])])
+    command = command_line(argv)
     report = [
         f"# MaskablePPO on {args.game}" + (f" {args.board_size}x{args.board_size}" if args.game == "gomoku" else ""),
         "",
@@ -219,10 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     text = "\n".join(report)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    publish(text, args.out)
     return 0
 
 
