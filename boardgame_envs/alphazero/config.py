@@ -92,7 +92,7 @@ class AlphaZeroConfig:
             size = board_size or 15
             if size <= 7:
                 base = dict(simulations=64, parallel_games=256, games_per_iteration=256, dirichlet_alpha=0.5,
-                            temperature_moves=8, buffer_size=60_000, train_steps=60)  # fmt: skip
+                            temperature_moves=size * size, buffer_size=60_000, train_steps=60)  # fmt: skip
             else:
                 base = dict(blocks=6, channels=64, simulations=200, dirichlet_alpha=0.15, temperature_moves=8,
                             parallel_games=64, games_per_iteration=64, buffer_size=200_000, train_steps=100,
