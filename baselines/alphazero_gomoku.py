@@ -86,8 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Score {score:.3f} (95% {lo:.3f}..{hi:.3f}); wins {100 * result.wins / result.games:.1f}% of games.",
         "",
     ]
-    text = "\n".join(report)
-    publish(text, args.out)
+    publish(report, args.out)
     return 0
 
 

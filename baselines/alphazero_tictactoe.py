@@ -138,8 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Evaluation wall time {time.perf_counter() - t0:.0f} s.",
         "",
     ]
-    text = "\n".join(report)
-    publish(text, args.out)
+    publish(report, args.out)
     return 0
 
 

@@ -12,8 +12,9 @@ def command_line(argv: list[str] | None) -> str:
     return "python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *args])
 
 
-def publish(text: str, out: str | None) -> None:
-    """Print the markdown report and, with ``out``, write it there."""
+def publish(lines: list[str], out: str | None) -> None:
+    """Print the markdown report (its lines) and, with ``out``, write it there."""
+    text = "\n".join(lines)
     print(text)
     if out:
         with open(out, "w") as f:

@@ -218,8 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         *rows,
         "",
     ]
-    text = "\n".join(report)
-    publish(text, args.out)
+    publish(report, args.out)
     return 0
 
 
