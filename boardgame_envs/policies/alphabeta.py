@@ -104,13 +104,15 @@ def _moves(board, rules, color, width, out):
 # function crashed when loaded back here (numba 0.68). They compile once per
 # process in _warm_up, in about two seconds.
 @njit(cache=False)
-def _negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, budget):
-    """Score for ``color`` to move; ``budget[0]`` counts nodes and aborts the search at 0."""
+def _negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, budget, stack):
+    """Score for ``color`` to move; ``budget[0]`` counts nodes and aborts the search at 0.
+
+    ``stack[ply]`` is this node's move list (allocated once per search, not per node).
+    """
     budget[0] -= 1
     if budget[0] < 0:
         return 0
-    n = rules[R_N]
-    moves = np.empty(n * n, dtype=np.int64)
+    moves = stack[ply]
     count, status = _moves(board, rules, color, width, moves)
     if status == 1:
         return WIN - ply
@@ -143,7 +145,7 @@ def _negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, 
         a = moves[i]
         board[a] = color
         v = -_negamax(board, rules, 3 - color, depth - 1, -beta, -alpha, ply + 1,
-                      key ^ zob[color - 1, a], zob, tt, width, budget)  # fmt: skip
+                      key ^ zob[color - 1, a], zob, tt, width, budget, stack)  # fmt: skip
         board[a] = EMPTY
         if v > best:
             best = v
@@ -163,7 +165,12 @@ def _negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, 
 
 @njit(cache=False)
 def _root(board, rules, color, depth, key, zob, tt, width, budget, noise):
-    """Exact score of every root move (full window each), ``-INF`` for moves not searched."""
+    """Score of every root move, ``-INF`` for moves not searched.
+
+    The best moves get their exact score; a worse move only an upper bound
+    below the best (enough to tell it apart), from a narrow window around the
+    best so far, re-searched in full when it turns out better.
+    """
     n = rules[R_N]
     moves = np.empty(n * n, dtype=np.int64)
     scores = np.full(n * n, -INF, dtype=np.int64)
@@ -173,12 +180,23 @@ def _root(board, rules, color, depth, key, zob, tt, width, budget, noise):
         return scores
     if count == 0:
         return scores
+    stack = np.empty((depth + 2, n * n), dtype=np.int64)
+    best = -INF
     for i in range(count):
         a = moves[i]
         board[a] = color
-        scores[a] = -_negamax(board, rules, 3 - color, depth - 1, -INF, INF, 1,
-                              key ^ zob[color - 1, a], zob, tt, width, budget)  # fmt: skip
+        child = key ^ zob[color - 1, a]
+        if best == -INF:
+            v = -_negamax(board, rules, 3 - color, depth - 1, -INF, INF, 1, child, zob, tt, width, budget, stack)
+        else:
+            # Window (best - 1, best + 1): an exact score if it ties the best, a bound otherwise.
+            v = -_negamax(board, rules, 3 - color, depth - 1, -(best + 1), -(best - 1), 1, child, zob, tt, width, budget, stack)
+            if v > best:
+                v = -_negamax(board, rules, 3 - color, depth - 1, -INF, INF, 1, child, zob, tt, width, budget, stack)
         board[a] = EMPTY
+        scores[a] = v
+        if v > best:
+            best = v
     return scores
 
 
