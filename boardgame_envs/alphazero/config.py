@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 BACKENDS = ("local", "ray")
@@ -53,7 +53,6 @@ class AlphaZeroConfig:
     progress: bool = True
     backend: str = "local"  # "local": self-play in this process; "ray": on Ray workers
     workers: int = 2  # Ray self-play workers
-    extra: dict[str, Any] = field(default_factory=dict)  # free-form notes, saved with checkpoints
 
     def __post_init__(self) -> None:
         positive = ("blocks", "channels", "parallel_games", "games_per_iteration", "simulations", "buffer_size",

@@ -70,7 +70,6 @@ class AlphaZeroTrainer:
         self.buffer = ReplayBuffer(cfg.buffer_size, plane_shape, self.game.num_actions)
         self.iteration = 0
         self.games_played = 0
-        self.history: list[dict[str, float]] = []  # one row of scalars per iteration
         self.out = Path(cfg.out) if cfg.out is not None else None
         if self.out is not None and (self.out / LATEST).is_file():
             self._restore(load_checkpoint(self.out / LATEST, self.device))
@@ -142,7 +141,6 @@ class AlphaZeroTrainer:
         self._log(row)
         if self.out is not None:
             save_checkpoint(self.out / LATEST, self.checkpoint())
-        self.history.append(row)
         return row
 
     # ------------------------------------------------------------- the parts
