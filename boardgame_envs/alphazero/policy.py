@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.alphazero.network import PolicyValueNet
-from boardgame_envs.games.mnk import MNKGame
-from boardgame_envs.policies.base import check_positive, game_state_of
+from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
 from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest
 
 
@@ -59,7 +59,8 @@ class NetworkPolicy:
         net, game = network_from(checkpoint, device)
         return cls(net, game, simulations=simulations, seed=seed)
 
-    def _check(self, env: Any):
+    def _position(self, env: Any) -> tuple[GameState, Any]:
+        """The live state and the unwrapped env (the encoder), after checking the game is the net's."""
         state = game_state_of(env)
         base = env.unwrapped
         if self.game is not None and base.game != self.game:
@@ -68,7 +69,9 @@ class NetworkPolicy:
 
     def distribution(self, env: Any) -> np.ndarray:
         """The move distribution ``(n*n,)`` the policy acts on: policy-head priors, or visit shares."""
-        state, base = self._check(env)
+        return self._distribution(*self._position(env))
+
+    def _distribution(self, state: GameState, base: Any) -> np.ndarray:
         if self.simulations == 0:
             obs = base.observe_state(state)
             priors, _ = self.net.predict(obs["observation"][None], obs["action_mask"][None])
@@ -80,7 +83,5 @@ class NetworkPolicy:
         return visits / visits.sum()
 
     def act(self, env: Any) -> int:
-        state, _ = self._check(env)
-        scores = np.where(state.legal_mask(), self.distribution(env), -1.0)
-        best = np.flatnonzero(scores == scores.max())
-        return int(best[self.rng.integers(len(best))])
+        state, base = self._position(env)
+        return random_argmax(np.where(state.legal_mask(), self._distribution(state, base), -1.0), self.rng)

@@ -19,6 +19,7 @@ from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.alphazero.policy import net_evaluator
 from boardgame_envs.games.lines import BLACK, WHITE
+from boardgame_envs.policies.base import random_argmax
 from boardgame_envs.policies.puct import PUCTForest
 
 
@@ -77,8 +78,7 @@ class SelfPlay:
                 if state.num_moves < cfg.temperature_moves:
                     action = int(self.rng.choice(len(shares), p=shares))
                 else:
-                    best = np.flatnonzero(visits[i] == visits[i].max())
-                    action = int(best[self.rng.integers(len(best))])
+                    action = random_argmax(visits[i], self.rng)
                 env.step(action)
                 stats.moves += 1
                 if state.terminal:

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from boardgame_envs.games.lines import DIRECTIONS, EMPTY
-from boardgame_envs.policies.base import check_positive, game_state_of
+from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, rules_of, wins
 
 WIN = 1_000_000
@@ -341,5 +341,4 @@ class AlphaBetaPolicy:
         if best_scores is None or best_scores.max() <= -INF:
             legal = state.legal_actions()
             return int(legal[self.rng.integers(len(legal))])
-        best = np.flatnonzero(best_scores == best_scores.max())
-        return int(best[self.rng.integers(len(best))])
+        return random_argmax(best_scores, self.rng)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
+
 from boardgame_envs.games.mnk import GameState
 
 
@@ -40,3 +42,9 @@ def check_positive(name: str, value: Any, allow_none: bool = False) -> None:
         return
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         raise ValueError(f"{name} must be a positive number, got {value!r}")
+
+
+def random_argmax(scores: np.ndarray, rng: np.random.Generator) -> int:
+    """An index of the largest score, ties broken by ``rng``: how every seeded policy picks among equals."""
+    best = np.flatnonzero(scores == scores.max())
+    return int(best[rng.integers(len(best))])

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from boardgame_envs.games.lines import EMPTY, makes_win
-from boardgame_envs.policies.base import check_positive, game_state_of
+from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, allowed, candidates, rules_of, wins
 
 UNKNOWN, WON, LOST = 0, 1, -1  # proof of a node, for the player who moved into it
@@ -264,9 +264,7 @@ class MCTSPolicy:
     def act(self, env: Any) -> int:
         state = game_state_of(env)
         if self.evaluator is not None:
-            visits = self.search(env)
-            best = np.flatnonzero(visits == visits.max())
-            return int(best[self.rng.integers(len(best))])
+            return random_argmax(self.search(env), self.rng)
         visits, proofs = self._search(state)
         won = np.flatnonzero(proofs == WON)
         if won.size:
@@ -274,8 +272,7 @@ class MCTSPolicy:
         pool = np.where(self._children & (proofs != LOST), visits, -1.0)
         if pool.max() < 0:  # every move is a proven loss: take the most visited anyway
             pool = np.where(self._children, visits, -1.0)
-        best = np.flatnonzero(pool == pool.max())
-        return int(best[self.rng.integers(len(best))])
+        return random_argmax(pool, self.rng)
 
     def _search(self, state) -> tuple[np.ndarray, np.ndarray]:
         rules = rules_of(state)
