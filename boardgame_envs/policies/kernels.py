@@ -25,7 +25,7 @@ def rules_of(state: GameState) -> np.ndarray:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wins(board, rules, idx, color):
     """Whether ``color`` playing empty ``idx`` completes a winning line (board unchanged)."""
     exact = rules[R_EXACT_BLACK] if color == BLACK else rules[R_EXACT_WHITE]
@@ -35,7 +35,7 @@ def wins(board, rules, idx, color):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def allowed(board, rules, idx, color):
     """Whether ``color`` may play empty ``idx``: only black under renju is ever refused."""
     if color != BLACK or rules[R_RENJU] == 0:

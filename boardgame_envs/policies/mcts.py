@@ -31,12 +31,15 @@ DEFAULT_RADIUS = 2  # tree children: empty points within 2 of a stone (all point
 
 
 @njit(cache=True)
-def _rollout(board, rules, color, empties):
+def _rollout(board, rules, color, empties, stones):
     """Random legal moves to the end; returns the winner (0 for a draw).
 
-    Mutates ``board``; ``empties`` is scratch space of the board's size.
+    Mutates ``board`` and ``stones`` (stones of each colour on the board,
+    indexed by colour: no line check until a colour has ``k`` stones);
+    ``empties`` is scratch space of the board's size.
     """
     n = rules[R_N]
+    k = rules[R_K]
     count = 0
     for a in range(board.size):
         if board[a] == EMPTY:
@@ -60,18 +63,22 @@ def _rollout(board, rules, color, empties):
         count -= 1
         empties[chosen] = empties[count]
         board[a] = color
-        exact = rules[R_EXACT_BLACK] if color == 1 else rules[R_EXACT_WHITE]
-        if makes_win(board, n, a, color, rules[R_K], exact != 0):
-            return color
+        stones[color] += 1
+        if stones[color] >= k:
+            exact = rules[R_EXACT_BLACK] if color == 1 else rules[R_EXACT_WHITE]
+            if makes_win(board, n, a, color, k, exact != 0):
+                return color
         color = 3 - color
     return 0
 
 
 @njit(cache=True)
-def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch):
+def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, stones):
     """Create the children of ``node`` (``color`` to move); returns the new tree size.
 
     ``scratch`` is a (3, n*n) work array: candidates, moves, blocks.
+    ``stones[c]`` counts colour ``c``'s stones: a colour with fewer than
+    ``k - 1`` can neither win at once nor need blocking, so no line is checked.
     """
     n = rules[R_N]
     cand = scratch[0]
@@ -80,18 +87,22 @@ def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch):
     m = 0
     block = scratch[2]
     b = 0
+    can_win = stones[color] >= rules[R_K] - 1
+    can_lose = stones[3 - color] >= rules[R_K] - 1
+    winning = False
     for i in range(count):
         a = cand[i]
         if not allowed(board, rules, a, color):
             continue
-        if wins(board, rules, a, color):
+        if can_win and wins(board, rules, a, color):
             moves[0] = a  # a win at once is the only move worth a child
             m = 1
             b = 0
+            winning = True
             break
         moves[m] = a
         m += 1
-        if wins(board, rules, a, 3 - color):
+        if can_lose and wins(board, rules, a, 3 - color):
             block[b] = a
             b += 1
     if b > 0:
@@ -116,12 +127,11 @@ def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch):
         tree_i[child, 6] = UNKNOWN
         tree_f[child, 0] = 0.0  # visits
         tree_f[child, 1] = 0.0  # value sum for the mover
-        board[a] = color
-        exact = rules[R_EXACT_BLACK] if color == 1 else rules[R_EXACT_WHITE]
-        if makes_win(board, n, a, color, rules[R_K], exact != 0):
+        tree_f[child, 2] = 0.0  # mean value (sum / visits), kept by the backup
+        tree_f[child, 3] = 0.0  # 1 / sqrt(visits), kept by the backup
+        if winning:  # the only child: the win found above
             tree_i[child, 5] = TERMINAL
             tree_i[child, 6] = WON
-        board[a] = EMPTY
         size += 1
     tree_i[node, 2] = first
     tree_i[node, 3] = m
@@ -136,10 +146,15 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
     path = np.empty(root_board.size + 2, dtype=np.int64)
     board = np.empty_like(root_board)
     scratch = np.empty((3, root_board.size), dtype=np.int64)
+    root_stones = np.zeros(3, dtype=np.int64)
+    for a in range(root_board.size):
+        root_stones[root_board[a]] += 1
+    stones = np.empty(3, dtype=np.int64)
     for _ in range(sims):
         if tree_i[0, 6] != UNKNOWN:
             break  # the root is proven: nothing left to learn
         board[:] = root_board
+        stones[:] = root_stones
         color = root_color
         node = 0
         depth = 0
@@ -148,7 +163,9 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
             first = tree_i[node, 2]
             best = -1
             best_score = -1e300
-            log_n = np.log(max(tree_f[node, 0], 1.0))
+            # UCT: mean + c * sqrt(ln N / v), as mean + (c * sqrt(ln N)) * (1 / sqrt(v)) with the
+            # per-child terms kept by the backup: no division or root per child here.
+            scale = c * np.sqrt(np.log(max(tree_f[node, 0], 1.0)))
             for ch in range(first, first + tree_i[node, 3]):
                 proof = tree_i[ch, 6]
                 if proof == WON:
@@ -156,8 +173,7 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
                     break
                 if proof == LOST:
                     continue
-                v = tree_f[ch, 0]
-                score = 1e200 if v == 0 else tree_f[ch, 1] / v + c * np.sqrt(log_n / v)
+                score = 1e200 if tree_f[ch, 0] == 0 else tree_f[ch, 2] + scale * tree_f[ch, 3]
                 if score > best_score:
                     best_score = score
                     best = ch
@@ -165,6 +181,7 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
                 break  # every child proven lost: the proof step below marks this node
             node = best
             board[tree_i[node, 1]] = color
+            stones[color] += 1
             color = 3 - color
             depth += 1
             path[depth] = node
@@ -172,21 +189,24 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
         if tree_i[node, 5] == TERMINAL:
             winner = tree_i[node, 4] if tree_i[node, 6] == WON else 0
         elif tree_i[node, 5] == LEAF:
-            size, m = _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch)
+            size, m = _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, stones)
             if m == 0:
                 tree_i[node, 5] = TERMINAL  # no legal move: a draw
             else:
-                winner = _rollout(board, rules, color, scratch[0])
+                winner = _rollout(board, rules, color, scratch[0], stones)
         else:
             winner = 0
         for i in range(depth, -1, -1):
             nd = path[i]
-            tree_f[nd, 0] += 1.0
+            v = tree_f[nd, 0] + 1.0
+            tree_f[nd, 0] = v
             mover = tree_i[nd, 4]
             if winner == mover:
                 tree_f[nd, 1] += 1.0
             elif winner != 0:
                 tree_f[nd, 1] -= 1.0
+            tree_f[nd, 2] = tree_f[nd, 1] / v
+            tree_f[nd, 3] = 1.0 / np.sqrt(v)
         # MCTS-Solver: push proofs up the path as far as they go.
         for i in range(depth, -1, -1):
             nd = path[i]
@@ -281,7 +301,7 @@ class MCTSPolicy:
         budget = self.simulations if self.simulations is not None else 10**9
         capacity = 1 + min(budget, 20_000) * n * n if self.time_limit is None else 2_000_000
         tree_i = np.zeros((capacity, 7), dtype=np.int64)
-        tree_f = np.zeros((capacity, 2), dtype=np.float64)
+        tree_f = np.zeros((capacity, 4), dtype=np.float64)
         tree_i[0] = (-1, -1, -1, 0, 3 - state.to_move, LEAF, UNKNOWN)
         size = 1
         board = state.board.copy()
