@@ -116,8 +116,10 @@ class BoardEnv(AECEnv, EzPickle):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._no_forbidden = np.zeros(n * n, dtype=np.bool_)
+        self._renju = game.rule == "renju"
         self.game_state = game.new_state()
         self.agents: list[str] = []
+        self._space_seed: int | None = None
 
     # EzPickle alone would rebuild a fresh env from the constructor arguments;
     # a mid-game env (sent to a worker process, say) should arrive mid-game.
@@ -132,21 +134,26 @@ class BoardEnv(AECEnv, EzPickle):
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        if self._space_seed is not None:
+            # reset(seed=) seeds the (shared) action space here, on first use:
+            # seeding a space builds a new generator, which would cost a third
+            # of a whole tic-tac-toe game if every reset paid for it.
+            self.action_spaces[agent].seed(self._space_seed)
+            self._space_seed = None
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ core
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            for i, agent in enumerate(self.possible_agents):
-                self.action_spaces[agent].seed(seed + i)
+            self._space_seed = seed
         self.game_state = self.game.new_state()
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[0]
+        self.agents = agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {a: {} for a in agents}
+        self.agent_selection = agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         live = agent == self.agent_selection and agent in self.terminations and not self.terminations[agent]
@@ -184,7 +191,7 @@ class BoardEnv(AECEnv, EzPickle):
         n = self.game.size
         planes = np.zeros((n, n, self._num_planes), dtype=np.int8)
         mask = np.zeros(n * n, dtype=np.int8)
-        renju = self.game.rule == "renju"
+        renju = self._renju
         forbidden = state.forbidden() if renju else self._no_forbidden
         black_to_move = state.to_move == BLACK
         _fill_observation(

@@ -62,6 +62,17 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
             super().step(action)
 
 
+    def observe(self, agent: Any) -> Any:
+        # PettingZoo's observe, with the reads made direct: remember the
+        # observation (and info) of the agent to move, for step's legality check.
+        obs = self.env.observe(agent)
+        raw = self._raw
+        if agent == raw.agent_selection:
+            self._prev_obs = obs
+            self._prev_info = raw.infos.get(agent, {})
+        return obs
+
+
 class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
@@ -87,6 +98,16 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             self.env.step(action)
         else:
             super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # AECEnv.last with the reads made direct; before reset, PettingZoo's errors.
+        if not self._has_reset:
+            return super().last(observe)
+        raw = self._raw
+        agent = raw.agent_selection
+        observation = self.env.observe(agent) if observe else None
+        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
+                raw.infos[agent])  # fmt: skip
 
     def __str__(self) -> str:
         # PettingZoo prints the bare env name only for its own class, not subclasses.

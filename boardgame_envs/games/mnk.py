@@ -185,7 +185,10 @@ class GameState:
         self.num_moves += 1
         self.last_move = action
         self._forbidden = None
-        if makes_win(self.board, game.size, action, color, game.win_length, game.exact(color)):
+        # Fewer than k stones on the board cannot hold a line of k: skip the check.
+        if self.num_moves >= game.win_length and makes_win(
+            self.board, game.size, action, color, game.win_length, game.exact(color)
+        ):
             self.winner = color
             self.terminal = True
         elif self.num_moves == game.num_actions:

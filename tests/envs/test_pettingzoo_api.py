@@ -97,3 +97,18 @@ def test_metadata():
         assert set(meta["render_modes"]) == {"human", "ansi", "rgb_array"}
         assert meta["name"] == mod.__name__.rsplit(".", 1)[1]
         assert meta["render_fps"] > 0
+
+
+def test_reset_seed_seeds_action_space_sampling():
+    def samples(seed):
+        env = tictactoe_v0.env()
+        env.reset(seed=seed)
+        return [env.action_space(agent).sample() for agent in env.possible_agents * 10]
+
+    assert samples(7) == samples(7)
+    assert samples(7) != samples(8)
+    env = tictactoe_v0.env()
+    env.reset(seed=7)
+    first = samples(7)
+    env.reset(seed=7)  # a reset with the same seed starts the same draws again
+    assert [env.action_space(agent).sample() for agent in env.possible_agents * 10] == first
