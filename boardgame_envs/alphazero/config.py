@@ -28,6 +28,9 @@ class AlphaZeroConfig:
     dirichlet_alpha: float = 1.0  # root noise; about 10 / (typical number of legal moves)
     dirichlet_fraction: float = 0.25
     temperature_moves: int = 9  # the first moves of a game are sampled in proportion to visits; later ones greedy
+    # Value target of a position ``t`` plies before the end: result * (1 - value_decay * t / board points).
+    # Above 0 it prefers quicker wins and slower losses (the toughest defence when a game is lost); 0 is plain AlphaZero.
+    value_decay: float = 0.0
     # Learner: policy cross-entropy + value MSE + L2 (weight_decay).
     buffer_size: int = 20_000  # positions kept for training (before symmetry augmentation)
     batch_size: int = 256
@@ -72,6 +75,8 @@ class AlphaZeroConfig:
             raise ValueError(f"lr_final must be in (0, 1], got {self.lr_final!r}")
         if not 0 <= self.dirichlet_fraction <= 1:
             raise ValueError(f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction!r}")
+        if not 0 <= self.value_decay < 1:
+            raise ValueError(f"value_decay must be in [0, 1), got {self.value_decay!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay!r}")
         if self.iterations is not None and self.iterations < 1:
@@ -91,7 +96,8 @@ class AlphaZeroConfig:
             size = board_size or 15
             if size <= 7:
                 base = dict(simulations=64, parallel_games=256, games_per_iteration=256, dirichlet_alpha=0.5,
-                            temperature_moves=size * size, buffer_size=60_000, train_steps=60)  # fmt: skip
+                            temperature_moves=size * size, value_decay=0.5, buffer_size=60_000,
+                            train_steps=60)  # fmt: skip
             else:
                 base = dict(blocks=6, channels=64, simulations=200, dirichlet_alpha=0.15, temperature_moves=8,
                             parallel_games=64, games_per_iteration=64, buffer_size=200_000, train_steps=100,

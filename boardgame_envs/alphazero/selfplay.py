@@ -85,8 +85,10 @@ class SelfPlay:
                     winner = state.winner
                     stats.games += 1
                     stats.results[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1
-                    for planes, mask, policy, color in self.histories[i]:
+                    history = self.histories[i]
+                    for ply, (planes, mask, policy, color) in enumerate(history):
                         z = 0.0 if winner not in (BLACK, WHITE) else (1.0 if winner == color else -1.0)
+                        z *= 1.0 - cfg.value_decay * (len(history) - 1 - ply) / self.game.num_actions
                         finished.append((planes, mask, policy, z))
                     self.histories[i] = []
                     env.reset()

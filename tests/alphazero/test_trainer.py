@@ -147,7 +147,9 @@ def test_cli_train_runs_and_resumes(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "bad", [dict(simulations=0), dict(dirichlet_fraction=2.0), dict(backend="mpi"), dict(iterations=0), dict(lr=0)]
+    "bad",
+    [dict(simulations=0), dict(dirichlet_fraction=2.0), dict(backend="mpi"), dict(iterations=0), dict(lr=0),
+     dict(value_decay=1.0), dict(value_decay=-0.1)],  # fmt: skip
 )
 def test_bad_config_is_a_value_error(bad):
     with pytest.raises(ValueError):
@@ -157,3 +159,29 @@ def test_bad_config_is_a_value_error(bad):
 def test_train_needs_an_end():
     with pytest.raises(ValueError, match="iterations or config.minutes"):
         AlphaZeroTrainer(tictactoe_v0.env, AlphaZeroConfig(out=None)).train()
+
+
+def test_value_decay_shrinks_targets_by_plies_to_the_end():
+    # The same games (the value target does not steer play), with and without the decay:
+    # a position t plies before the end of a decisive game gets z * (1 - 0.5 * t / 9).
+    from boardgame_envs.alphazero.network import PolicyValueNet
+    from boardgame_envs.alphazero.selfplay import SelfPlay
+
+    torch.manual_seed(0)
+    net = PolicyValueNet(2, 3, blocks=1, channels=8)
+    net.eval()
+    runs = {}
+    for decay in (0.0, 0.5):
+        config = tiny_config(None, value_decay=decay, temperature_moves=9)
+        runs[decay], _ = SelfPlay(tictactoe_v0.env, config, seed=3).play(net, 16)
+    plain, decayed = runs[0.0], runs[0.5]
+    np.testing.assert_array_equal(plain.planes, decayed.planes)
+    decisive = plain.values != 0
+    assert decisive.any()
+    assert np.all(decayed.values[~decisive] == 0)
+    plies_left = (1 - decayed.values[decisive] / plain.values[decisive]) * 18
+    np.testing.assert_allclose(plies_left, np.round(plies_left), atol=1e-4)
+    stones = plain.planes[decisive].sum(axis=(1, 2, 3))
+    game_length = stones + np.round(plies_left) + 1
+    assert game_length.min() >= 5 and game_length.max() <= 9  # a tic-tac-toe win takes 5 to 9 moves
+    assert (np.round(plies_left) == 0).any() and (np.round(plies_left) >= 4).any()
