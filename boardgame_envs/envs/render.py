@@ -52,7 +52,10 @@ def render_ansi(state: GameState) -> str:
         text += "]" if state.last_move == row * n + n - 1 else " "
         lines.append(f"{rank:>2} {text}{rank:<2}".rstrip())
     lines.append(header)
-    legend = "X black (first)  O white  [ ] last move"
+    if (state.game.size, state.game.win_length) == (3, 3):  # tic-tac-toe: no stone colours
+        legend = "X first player  O second player  [ ] last move"
+    else:
+        legend = "X black (first)  O white  [ ] last move"
     if forbidden is not None:
         legend += f"  {FORBIDDEN_CHAR} forbidden for black"
     lines.append(legend)

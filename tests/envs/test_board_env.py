@@ -123,6 +123,15 @@ def test_ansi_render_marks_last_move_and_labels():
     assert lines[0].split() == list("abcdefghijklmno")
     row8 = next(line for line in lines if line.startswith(" 8 "))
     assert "[X]" in row8 and row8.index("[X]") == lines[0].index("h") - 1
+    assert lines[-1].startswith("X black (first)")
+
+
+def test_tictactoe_ansi_legend_names_players_not_colours():
+    env = tictactoe_v0.env(render_mode="ansi")
+    env.reset()
+    env.step(4)
+    legend = env.render().splitlines()[-1]
+    assert legend.startswith("X first player  O second player") and "black" not in legend
 
 
 def test_rgb_render_shows_stones():
