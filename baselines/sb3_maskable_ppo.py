@@ -62,6 +62,13 @@ def parse_stages(text: str) -> list[tuple[str, float]]:
     return [(name, share / total) for name, share in stages]
 
 
+def parse_noise(text: str) -> tuple[float, ...]:
+    values = tuple(float(v) for v in text.split(","))
+    if not all(0.0 <= v <= 1.0 for v in values):
+        raise argparse.ArgumentTypeError(f"noise values must be in [0, 1], got {text!r}")
+    return values
+
+
 class NoisyPolicy:
     """``inner`` with probability ``1 - noise``, else a uniformly random legal move: a strong opponent that
     still walks into the odd unusual position, so the learner sees more of the board than the best lines."""
@@ -121,8 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=float, default=0.0, help="share of envs kept on earlier opponents")
     parser.add_argument("--n-envs", type=int, default=8)
     parser.add_argument("--mcts-sims", type=int, default=200)
-    parser.add_argument("--noise", type=float, default=0.0,
-                        help="in training, search opponents play a random legal move with this probability")
+    parser.add_argument("--noise", type=parse_noise, default=(0.0,),
+                        help="in training, search opponents play a random legal move with this probability; "
+                             "a comma list gives env j the j-th value, round-robin (e.g. 0,0.3,0.6)")
     parser.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate")
     parser.add_argument("--lr-decay", action="store_true",
                         help="decay the learning rate linearly to 0 over --steps (across all stages)")
@@ -165,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
             who = earlier[(j - (args.n_envs - kept)) % len(earlier)] if j >= args.n_envs - kept else name
             seed = args.seed * 1000 + i * 100 + j
             spec = opponent_spec(who, args)
-            if args.noise > 0 and who != "random":
-                spec = NoisyPolicy(make_opponent(spec, seed), args.noise, seed)
+            noise = args.noise[j % len(args.noise)]
+            if noise > 0 and who != "random":
+                spec = NoisyPolicy(make_opponent(spec, seed), noise, seed)
             vec.env_method("set_opponent", spec, seed=seed, indices=[j])
         t0, before = time.perf_counter(), model.num_timesteps
         model.learn(int(round(share * args.steps)), reset_num_timesteps=False)
@@ -206,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         f"with {args.n_envs} envs in one process (DummyVecEnv), "
         f"torch on 1 thread; {'BoardCNN' if args.cnn else 'MLP 128x128 on flat planes'}; "
         f"learning rate {args.lr}{' decaying linearly to 0' if args.lr_decay else ''}; "
-        f"training opponents' noise {args.noise}.  ",
+        f"training opponents' noise {', '.join(map(str, args.noise))} (env j: value j mod {len(args.noise)}).  ",
         f"Training wall time {train_s:.0f} s; evaluation {eval_s:.0f} s (greedy policy, via boardgame_envs.arena.match).",
         "",
         "| stage | opponent | replaying earlier opponents | steps | wall s |",
