@@ -61,7 +61,6 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
         else:
             super().step(action)
 
-
     def observe(self, agent: Any) -> Any:
         # PettingZoo's observe, with the reads made direct: remember the
         # observation (and info) of the agent to move, for step's legality check.
