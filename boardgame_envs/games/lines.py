@@ -22,8 +22,12 @@ DIRECTIONS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
-def _run_at(board: np.ndarray, n: int, r: int, c: int, dr: int, dc: int, color: int) -> int:
-    """:func:`run_length` with the point given as ``(r, c)``."""
+def run_length(board: np.ndarray, n: int, r: int, c: int, dr: int, dc: int, color: int) -> int:
+    """Length of the unbroken run of ``color`` through point ``(r, c)`` along ``(dr, dc)``.
+
+    The point itself is counted as part of the run whatever it holds, so the
+    kernel also answers "how long would the run be if I played here".
+    """
     count = 1
     rr = r + dr
     cc = c + dc
@@ -41,17 +45,6 @@ def _run_at(board: np.ndarray, n: int, r: int, c: int, dr: int, dc: int, color: 
 
 
 @njit(cache=True, inline="always")
-def run_length(board: np.ndarray, n: int, idx: int, dr: int, dc: int, color: int) -> int:
-    """Length of the unbroken run of ``color`` through ``idx`` along ``(dr, dc)``.
-
-    The point ``idx`` itself is counted as part of the run whatever it holds,
-    so the kernel also answers "how long would the run be if I played here".
-    """
-    r = idx // n
-    return _run_at(board, n, r, idx - r * n, dr, dc, color)
-
-
-@njit(cache=True, inline="always")
 def makes_win(board: np.ndarray, n: int, idx: int, color: int, k: int, exact: bool) -> bool:
     """True if ``color`` at ``idx`` completes a winning line.
 
@@ -59,23 +52,10 @@ def makes_win(board: np.ndarray, n: int, idx: int, color: int, k: int, exact: bo
     black under renju); otherwise ``k`` or more wins (freestyle). A move that
     makes an overline in one direction and exactly ``k`` in another still wins.
     """
-    r = idx // n  # once, not per direction: the division is most of a short check's cost
+    r = idx // n  # once for the four directions
     c = idx - r * n
     for d in range(4):
-        length = _run_at(board, n, r, c, DIRECTIONS[d, 0], DIRECTIONS[d, 1], color)
+        length = run_length(board, n, r, c, DIRECTIONS[d, 0], DIRECTIONS[d, 1], color)
         if length == k or (length > k and not exact):
             return True
     return False
-
-
-@njit(cache=True)
-def longest_run(board: np.ndarray, n: int, idx: int, color: int) -> int:
-    """Longest run of ``color`` through ``idx`` over the four directions."""
-    r = idx // n
-    c = idx - r * n
-    best = 0
-    for d in range(4):
-        length = _run_at(board, n, r, c, DIRECTIONS[d, 0], DIRECTIONS[d, 1], color)
-        if length > best:
-            best = length
-    return best
