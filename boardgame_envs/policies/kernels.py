@@ -26,11 +26,16 @@ def rules_of(state: GameState) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def exact_win(rules, color):
+    """Whether ``color`` needs exactly ``k`` in a row (an overline does not win)."""
+    return (rules[R_EXACT_BLACK] if color == BLACK else rules[R_EXACT_WHITE]) != 0
+
+
+@njit(cache=True, inline="always")
 def wins(board, rules, idx, color):
     """Whether ``color`` playing empty ``idx`` completes a winning line (board unchanged)."""
-    exact = rules[R_EXACT_BLACK] if color == BLACK else rules[R_EXACT_WHITE]
     board[idx] = color
-    result = makes_win(board, rules[R_N], idx, color, rules[R_K], exact != 0)
+    result = makes_win(board, rules[R_N], idx, color, rules[R_K], exact_win(rules, color))
     board[idx] = EMPTY
     return result
 

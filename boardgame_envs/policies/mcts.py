@@ -23,7 +23,7 @@ from numba import njit
 
 from boardgame_envs.games.lines import EMPTY, makes_win
 from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
-from boardgame_envs.policies.kernels import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, allowed, candidates, rules_of, wins
+from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, exact_win, rules_of, wins
 
 UNKNOWN, WON, LOST = 0, 1, -1  # proof of a node, for the player who moved into it
 LEAF, EXPANDED, TERMINAL = 0, 1, 2
@@ -64,10 +64,8 @@ def _rollout(board, rules, color, empties, stones):
         empties[chosen] = empties[count]
         board[a] = color
         stones[color] += 1
-        if stones[color] >= k:
-            exact = rules[R_EXACT_BLACK] if color == 1 else rules[R_EXACT_WHITE]
-            if makes_win(board, n, a, color, k, exact != 0):
-                return color
+        if stones[color] >= k and makes_win(board, n, a, color, k, exact_win(rules, color)):
+            return color
         color = 3 - color
     return 0
 

@@ -30,7 +30,7 @@ from numba import njit
 from boardgame_envs.games.lines import BLACK, EMPTY, makes_win
 from boardgame_envs.games.mnk import GameState
 from boardgame_envs.games.renju import forbidden_mask_flat
-from boardgame_envs.policies.kernels import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, R_RENJU, rules_of
+from boardgame_envs.policies.kernels import R_K, R_N, R_RENJU, exact_win, rules_of
 
 Evaluator = Callable[[GameState], tuple[np.ndarray, float]]
 BatchEvaluator = Callable[["PUCTForest", np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -123,7 +123,7 @@ def _expand(rules, tree_i, tree_f, sizes, leaf_node, leaf_board, leaf_color, lea
         node = leaf_node[b]
         color = leaf_color[b]
         board = leaf_board[b]
-        exact = (rules[R_EXACT_BLACK] if color == BLACK else rules[R_EXACT_WHITE]) != 0
+        exact = exact_win(rules, color)
         stones = 0
         total = 0.0
         count = 0
