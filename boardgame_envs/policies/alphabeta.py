@@ -164,7 +164,7 @@ def _negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, 
 
 
 @njit(cache=False)
-def _root(board, rules, color, depth, key, zob, tt, width, budget, noise):
+def _root(board, rules, color, depth, key, zob, tt, width, budget):
     """Score of every root move, ``-INF`` for moves not searched.
 
     The best moves get their exact score; a worse move only an upper bound
@@ -172,7 +172,8 @@ def _root(board, rules, color, depth, key, zob, tt, width, budget, noise):
     best so far, re-searched in full when it turns out better.
     """
     n = rules[R_N]
-    moves = np.empty(n * n, dtype=np.int64)
+    stack = np.empty((depth + 2, n * n), dtype=np.int64)  # move lists by ply; row 0 is the root's
+    moves = stack[0]
     scores = np.full(n * n, -INF, dtype=np.int64)
     count, status = _moves(board, rules, color, width, moves)
     if status == 1:
@@ -180,7 +181,6 @@ def _root(board, rules, color, depth, key, zob, tt, width, budget, noise):
         return scores
     if count == 0:
         return scores
-    stack = np.empty((depth + 2, n * n), dtype=np.int64)
     best = -INF
     for i in range(count):
         a = moves[i]
@@ -259,7 +259,7 @@ def _warm_up() -> None:
         board = np.zeros(9, dtype=np.int8)
         rules = np.array([3, 3, 0, 0, 0], dtype=np.int64)
         zob = np.ones((2, 9), dtype=np.int64)
-        _root(board, rules, 1, 1, 0, zob, np.zeros((16, 5), dtype=np.int64), 10, np.array([100]), 0)
+        _root(board, rules, 1, 1, 0, zob, np.zeros((16, 5), dtype=np.int64), 10, np.array([100]))
         vcf(board, rules, 1, 1)
         _compiled = True
 
@@ -327,7 +327,7 @@ class AlphaBetaPolicy:
         for depth in range(max_depth if small else 1, max_depth + 1):
             started = time.perf_counter()
             budget = np.array([10**9 if deadline is None else 2_000_000], dtype=np.int64)
-            scores = _root(board, rules, color, depth, key, zob, tt, self.width, budget, 0)
+            scores = _root(board, rules, color, depth, key, zob, tt, self.width, budget)
             if budget[0] < 0:
                 break  # ran out of nodes: keep the last complete iteration
             best_scores = scores
