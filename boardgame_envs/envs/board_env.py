@@ -26,7 +26,7 @@ from numba import njit
 from pettingzoo import AECEnv
 
 from boardgame_envs.envs.render import render_ansi, render_rgb
-from boardgame_envs.games.lines import BLACK, EMPTY
+from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame, opponent
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -117,6 +117,18 @@ class BoardEnv(AECEnv, EzPickle):
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._no_forbidden = np.zeros(n * n, dtype=np.bool_)
         self._renju = game.rule == "renju"
+        # The planes of each viewer, kept up to date move by move (see _sync_views).
+        # With a colour-to-move plane there are two arrays a viewer, one for each
+        # value of that plane, so observe() only copies one of them.
+        blank = np.zeros((n, n, num_planes), dtype=np.int8)
+        self._blanks = [blank]
+        if num_planes > PLANE_BLACK_TO_MOVE:
+            black_moves = blank.copy()
+            black_moves[:, :, PLANE_BLACK_TO_MOVE] = 1
+            self._blanks.append(black_moves)
+        self._last_move_index = [(a // n, a % n, PLANE_LAST_MOVE) for a in range(n * n)]
+        self._has_last_move_plane = num_planes > PLANE_LAST_MOVE
+        self._make_views()
         self.game_state = game.new_state()
         self.agents: list[str] = []
         self._space_seed: int | None = None
@@ -124,10 +136,16 @@ class BoardEnv(AECEnv, EzPickle):
     # EzPickle alone would rebuild a fresh env from the constructor arguments;
     # a mid-game env (sent to a worker process, say) should arrive mid-game.
     def __getstate__(self) -> dict[str, Any]:
-        return self.__dict__.copy()
+        state = self.__dict__.copy()
+        # The view arrays hold flat views of each other, which a pickle would
+        # turn into separate copies; the receiver makes new ones.
+        for name in ("_views", "_view_arrays", "_own_flats", "_opponent_flats", "_empty"):
+            state.pop(name, None)
+        return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self._make_views()
 
     # ---------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -156,8 +174,58 @@ class BoardEnv(AECEnv, EzPickle):
         self.agent_selection = agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        live = agent == self.agent_selection and agent in self.terminations and not self.terminations[agent]
-        return self._encode(self.game_state, self._color[agent], live)
+        state = self.game_state
+        if state is not self._views_state or state.num_moves != self._views_moves:
+            self._sync_views(state)
+        black_to_move = state.to_move == BLACK
+        planes = self._views[self._color[agent]][black_to_move].copy()
+        if self._has_last_move_plane and state.last_move >= 0:
+            planes[self._last_move_index[state.last_move]] = 1
+        live = (agent == self.agent_selection and agent in self.terminations and not self.terminations[agent]
+                and not state.terminal)  # fmt: skip
+        mask = self._empty.copy() if live else np.zeros(self.num_actions, dtype=np.int8)
+        if self._renju:
+            forbidden = state.forbidden()
+            planes[:, :, PLANE_FORBIDDEN] = forbidden.reshape(planes.shape[:2])
+            if black_to_move:
+                mask[forbidden] = 0
+        return {"observation": planes, "action_mask": mask}
+
+    def _make_views(self) -> None:
+        """Allocate the viewers' plane arrays; :meth:`_sync_views` fills them.
+
+        ``_views[colour][black_to_move]`` holds the stone planes (and the
+        colour-to-move plane) as ``colour`` sees them; ``_own_flats[colour]``
+        and ``_opponent_flats[colour]`` are the flat views that a stone of
+        ``colour`` is written into; ``_empty`` is the empty points as int8.
+        """
+        arrays = {color: [blank.copy() for blank in self._blanks] for color in (BLACK, WHITE)}
+        # Index 0: white to move, 1: black to move (one array serves both without that plane).
+        self._views = {color: a * (3 - len(a)) for color, a in arrays.items()}
+        self._view_arrays = [(a, blank) for color in arrays for a, blank in zip(arrays[color], self._blanks)]
+        flats = {color: [a.reshape(-1) for a in arrays[color]] for color in arrays}
+        self._own_flats = flats
+        self._opponent_flats = {color: flats[opponent(color)] for color in flats}
+        self._empty = np.ones(self.num_actions, dtype=np.int8)
+        self._views_state: GameState | None = None  # the state the views describe, at _views_moves moves
+        self._views_moves = -1
+
+    def _sync_views(self, state: GameState) -> None:
+        """Fill the viewers' plane arrays for ``state``; ``step`` then keeps them up to date."""
+        for planes, blank in self._view_arrays:
+            planes[...] = blank
+        if state.num_moves:
+            n = self.game.size
+            board = state.board.reshape(n, n)
+            for color, views in self._views.items():
+                for planes in views:
+                    planes[:, :, PLANE_OWN] = board == color
+                    planes[:, :, PLANE_OPPONENT] = board == opponent(color)
+            self._empty[:] = state.board == EMPTY
+        else:
+            self._empty.fill(1)
+        self._views_state = state
+        self._views_moves = state.num_moves
 
     def observe_state(self, state: GameState) -> dict[str, np.ndarray]:
         """The observation that the player to move in ``state`` would get.
@@ -215,7 +283,19 @@ class BoardEnv(AECEnv, EzPickle):
         reason = state.illegal_reason(action)
         if reason is not None:
             raise IllegalMoveError(reason)
-        state._place(int(action))
+        action = int(action)
+        color = state.to_move
+        in_sync = state is self._views_state and state.num_moves == self._views_moves
+        state._place(action)
+        if in_sync:
+            # The new stone, in every viewer's planes.
+            i = action * self._num_planes
+            for flat in self._own_flats[color]:
+                flat[i + PLANE_OWN] = 1
+            for flat in self._opponent_flats[color]:
+                flat[i + PLANE_OPPONENT] = 1
+            self._empty[action] = 0
+            self._views_moves += 1
         self._cumulative_rewards[agent] = 0.0
         if state.terminal:
             black_r, white_r = state.returns()

@@ -219,3 +219,68 @@ def test_observe_boards_matches_observe_state_position_by_position():
     planes = env.observe_boards(boards, [s.to_move for s in states], [s.last_move for s in states], forbidden)
     for state, p in zip(states, planes):
         assert (p == env.observe_state(state)["observation"]).all()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        tictactoe_v0.raw_env,
+        lambda: gomoku_v0.raw_env(board_size=7, win_length=4, rule="freestyle"),
+        lambda: gomoku_v0.raw_env(board_size=7, win_length=4, rule="standard"),
+        lambda: gomoku_v0.raw_env(board_size=9, rule="renju"),
+    ],
+    ids=["tictactoe", "freestyle", "standard", "renju"],
+)
+def test_observe_keeps_up_with_the_board_move_by_move(make):
+    """``observe`` updates its planes move by move; they must equal a from-scratch encoding of the board.
+
+    The reference is the numba kernel that ``observe_state`` runs, fed the raw
+    board, checked for both agents after every move of random games, across
+    resets, a pickle round-trip mid-game and a game state swapped in from outside.
+    """
+    import pickle
+
+    env = make()
+    rng = np.random.default_rng(11)
+
+    def check(env):
+        state = env.game_state
+        for agent in env.agents:
+            live = agent == env.agent_selection and not env.terminations[agent]
+            got = env.observe(agent)
+            want = env._encode(state, env._color[agent], live)
+            assert (got["observation"] == want["observation"]).all()
+            assert (got["action_mask"] == want["action_mask"]).all()
+            assert got["observation"].dtype == np.int8 and got["action_mask"].dtype == np.int8
+
+    for game in range(6):
+        env.reset(seed=game)
+        check(env)
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent]:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(env.observe(agent)["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            if env.agents:
+                check(env)
+            if game == 2 and env.game_state.num_moves == 4:
+                env = pickle.loads(pickle.dumps(env))
+                check(env)
+            if game == 3 and env.game_state.num_moves == 3 and not env.game_state.terminal:
+                other = env.game_state.clone()
+                other.play(int(other.legal_actions()[0]))
+                env.game_state = other  # changed from outside step: observe must notice
+                check(env)
+                break
+
+
+def test_observations_are_fresh_arrays():
+    env = gomoku_v0.raw_env(board_size=7, win_length=4)
+    env.reset()
+    first = env.observe("black_0")
+    first["observation"][:] = 1
+    first["action_mask"][:] = 0
+    again = env.observe("black_0")
+    assert again["observation"][:, :, :2].sum() == 0 and again["action_mask"].all()
