@@ -18,6 +18,7 @@ from typing import Any
 
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 _FORWARDED = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
@@ -90,10 +91,28 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+        # Over the stack that safety_wrap builds, the legal-move step and last()
+        # run here in one call, doing what the three wrappers would have done.
+        inner = getattr(env, "env", None)
+        stacked = type(env) is AssertOutOfBoundsWrapper and type(inner) is TerminateIllegalWrapper
+        self._illegal: TerminateIllegalWrapper | None = inner if stacked and inner.env is self._raw else None
 
     def step(self, action: Any) -> None:
-        if self._has_reset and self._raw.agents:
+        raw = self._raw
+        illegal = self._illegal
+        if self._has_reset and raw.agents:
             self._has_updated = True
+            if illegal is not None and type(action) is int and 0 <= action < raw.num_actions:
+                # In range (AssertOutOfBoundsWrapper's check); legal in the mask
+                # last observed and the agent still playing (TerminateIllegalWrapper's).
+                prev = illegal._prev_obs
+                agent = raw.agent_selection
+                if (prev is not None and prev["action_mask"][action] and not raw.terminations[agent]
+                        and not raw.truncations[agent]):  # fmt: skip
+                    illegal._prev_obs = None
+                    illegal._prev_info = None
+                    raw.step(action)
+                    return
             self.env.step(action)
         else:
             super().step(action)
@@ -104,13 +123,49 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             return super().last(observe)
         raw = self._raw
         agent = raw.agent_selection
-        observation = self.env.observe(agent) if observe else None
+        if not observe:
+            observation = None
+        elif self._illegal is not None:
+            # TerminateIllegalWrapper.observe: remember the mover's observation and info.
+            observation = raw.observe(agent)
+            self._illegal._prev_obs = observation
+            self._illegal._prev_info = raw.infos.get(agent, {})
+        else:
+            observation = self.env.observe(agent)
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
                 raw.infos[agent])  # fmt: skip
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _AgentIterable(self, max_iter)
 
     def __str__(self) -> str:
         # PettingZoo prints the bare env name only for its own class, not subclasses.
         return str(self.env)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the unwrapped env directly."""
+
+    def __init__(self, env: OrderEnforcingWrapper, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env._raw
+
+    def __next__(self) -> Any:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
 
 
 for _name in _FORWARDED:
