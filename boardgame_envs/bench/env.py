@@ -1,7 +1,9 @@
 """Random legal games through ``env()``, ours against PettingZoo's ``tictactoe_v3`` in the same run.
 
 Both envs are driven by the same loop (``last()``, a uniform choice among the
-``action_mask`` ones, ``step()``), so the ratio measures the envs alone.
+``action_mask`` ones, ``step()``), so the ratio measures the envs alone. They
+take turns in short slices (``--rounds``), so that a machine whose speed drifts
+during the run (other jobs, CPU frequency) slows both alike.
 
 When ``open_spiel`` is installed, OpenSpiel's tic-tac-toe and 15x15 gomoku are
 added as reference lines: random games through the bare ``pyspiel`` state
@@ -71,6 +73,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="boardgame-envs bench env", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per env (default 3)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=10,
+                        help="tic-tac-toe: ours and PettingZoo's take turns in this many slices (default 10)")  # fmt: skip
     args = parser.parse_args(argv)
 
     from boardgame_envs import gomoku_v0, tictactoe_v0
@@ -79,13 +83,21 @@ def main(argv: list[str] | None = None) -> None:
     play_random_games(tictactoe_v0.env, 0.2)
     play_random_games(lambda: gomoku_v0.env(board_size=15, rule="freestyle"), 0.2)
 
-    ours = _report("boardgame_envs tictactoe_v0.env()", *play_random_games(tictactoe_v0.env, args.seconds, args.seed))
     try:
         from pettingzoo.classic import tictactoe_v3
     except ImportError as exc:  # pragma: no cover - pettingzoo is a dependency
         print(f"pettingzoo tictactoe_v3 unavailable: {exc}")
+        _report("boardgame_envs tictactoe_v0.env()", *play_random_games(tictactoe_v0.env, args.seconds, args.seed))
     else:
-        theirs = _report("pettingzoo tictactoe_v3.env()", *play_random_games(tictactoe_v3.env, args.seconds, args.seed))
+        # The two envs take turns in short slices, so a change in the machine's
+        # speed during the run (other jobs, frequency) falls on both alike.
+        totals = {tictactoe_v0.env: [0, 0, 0.0], tictactoe_v3.env: [0, 0, 0.0]}
+        for r in range(args.rounds):
+            for make, total in totals.items():
+                for i, value in enumerate(play_random_games(make, args.seconds / args.rounds, args.seed + r)):
+                    total[i] += value
+        ours = _report("boardgame_envs tictactoe_v0.env()", *totals[tictactoe_v0.env])
+        theirs = _report("pettingzoo tictactoe_v3.env()", *totals[tictactoe_v3.env])
         print(f"{'ratio tictactoe_v0 / tictactoe_v3':<40} {ours / theirs:>10.1f}x")
     for rule in ("freestyle", "standard", "renju"):
         try:
