@@ -102,16 +102,24 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         illegal = self._illegal
         if self._has_reset and raw.agents:
             self._has_updated = True
-            if illegal is not None and type(action) is int and 0 <= action < raw.num_actions:
-                # In range (AssertOutOfBoundsWrapper's check); legal in the mask
-                # last observed and the agent still playing (TerminateIllegalWrapper's).
-                prev = illegal._prev_obs
+            if illegal is not None:
                 agent = raw.agent_selection
-                if (prev is not None and prev["action_mask"][action] and not raw.terminations[agent]
-                        and not raw.truncations[agent]):  # fmt: skip
+                done = raw.terminations[agent] or raw.truncations[agent]
+                if type(action) is int and 0 <= action < raw.num_actions:
+                    # In range (AssertOutOfBoundsWrapper's check); legal in the mask
+                    # last observed and the agent still playing (TerminateIllegalWrapper's).
+                    prev = illegal._prev_obs
+                    if prev is not None and prev["action_mask"][action] and not done:
+                        illegal._prev_obs = None
+                        illegal._prev_info = None
+                        raw.step(action)
+                        return
+                elif action is None and done and not illegal._terminated:
+                    # A finished agent leaving at the end of a normal game: the
+                    # wrappers pass it through to the env.
                     illegal._prev_obs = None
                     illegal._prev_info = None
-                    raw.step(action)
+                    raw.step(None)
                     return
             self.env.step(action)
         else:

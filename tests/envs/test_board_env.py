@@ -284,3 +284,55 @@ def test_observations_are_fresh_arrays():
     first["action_mask"][:] = 0
     again = env.observe("black_0")
     assert again["observation"][:, :, :2].sum() == 0 and again["action_mask"].all()
+
+
+def _pettingzoo_stack(raw):
+    """PettingZoo's own wrappers, unmodified, in the order ``env()`` uses."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1))
+    )
+
+
+_CALL = st.one_of(
+    st.tuples(st.just("step"), st.one_of(st.none(), st.integers(-1, 25))),
+    st.tuples(st.just("last"), st.booleans()),
+    st.tuples(st.just("observe"), st.sampled_from(["black_0", "white_0"])),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_CALL, max_size=40))
+def test_env_behaves_like_pettingzoos_own_wrappers(calls):
+    """``env()``'s wrappers read the raw env directly on hot paths; call for call they must match PettingZoo's.
+
+    Any mix of steps (legal, illegal, ``None``, after the end), ``last`` and
+    ``observe`` calls goes to both stacks; what each call returns or raises,
+    and the env's bookkeeping after it, must be the same.
+    """
+    ours = gomoku_v0.env(board_size=5, win_length=3)
+    theirs = _pettingzoo_stack(gomoku_v0.raw_env(board_size=5, win_length=3))
+    for env in (ours, theirs):
+        env.reset(seed=0)
+
+    def outcome(env, name, arg):
+        try:
+            if name == "step":
+                env.step(arg)
+                result = None
+            elif name == "last":
+                result = env.last(observe=arg)
+            else:
+                result = env.observe(arg)
+        except Exception as exc:  # noqa: BLE001 - the exception is what is compared
+            return ("raised", type(exc))
+        if isinstance(result, tuple) and result[0] is not None:
+            result = (result[0]["observation"].tolist(), result[0]["action_mask"].tolist(), *result[1:])
+        elif isinstance(result, dict):
+            result = (result["observation"].tolist(), result["action_mask"].tolist())
+        return result, list(env.agents), dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations)
+
+    for name, arg in calls:
+        assert outcome(ours, name, arg) == outcome(theirs, name, arg), (name, arg)
+    assert (ours.unwrapped.state() == theirs.unwrapped.state()).all()
