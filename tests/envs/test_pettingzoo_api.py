@@ -112,3 +112,12 @@ def test_reset_seed_seeds_action_space_sampling():
     first = samples(7)
     env.reset(seed=7)  # a reset with the same seed starts the same draws again
     assert [env.action_space(agent).sample() for agent in env.possible_agents * 10] == first
+
+
+def test_order_enforcing_wrapper_alone_passes_the_api_test():
+    """Our OrderEnforcingWrapper over another stack than env()'s takes PettingZoo's paths, and stays conformant."""
+    from boardgame_envs.envs.wrappers import OrderEnforcingWrapper
+
+    env = OrderEnforcingWrapper(tictactoe_v0.raw_env())
+    assert env._illegal is None
+    api_test(env, num_cycles=200)
