@@ -177,7 +177,7 @@ class BoardEnv(AECEnv, EzPickle):
         state = self.game_state
         if state is not self._views_state or state.num_moves != self._views_moves:
             self._sync_views(state)
-        black_to_move = state.to_move == BLACK
+        black_to_move = 1 if state.to_move == BLACK else 0  # an int: a list index, whatever to_move's type
         planes = self._views[self._color[agent]][black_to_move].copy()
         if self._has_last_move_plane and state.last_move >= 0:
             planes[self._last_move_index[state.last_move]] = 1

@@ -336,3 +336,17 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
     for name, arg in calls:
         assert outcome(ours, name, arg) == outcome(theirs, name, arg), (name, arg)
     assert (ours.unwrapped.state() == theirs.unwrapped.state()).all()
+
+
+def test_observe_a_state_built_from_numpy_scalars():
+    from boardgame_envs.games.mnk import GameState
+
+    env = gomoku_v0.raw_env(board_size=7, win_length=4)
+    env.reset()
+    board = np.zeros(49, dtype=np.int8)
+    board[24] = 1
+    env.game_state = GameState.from_position(env.game, board, np.int64(2), np.int64(24))
+    env.agent_selection = "white_0"
+    planes = env.observe("white_0")["observation"]
+    assert planes[3, 3].tolist() == [0, 1, 1, 0]  # black's stone, the last move, white to move
+    assert (planes == env.observe_state(env.game_state)["observation"]).all()
