@@ -139,7 +139,7 @@ class BoardEnv(AECEnv, EzPickle):
         state = self.__dict__.copy()
         # The view arrays hold flat views of each other, which a pickle would
         # turn into separate copies; the receiver makes new ones.
-        for name in ("_views", "_view_arrays", "_own_flats", "_opponent_flats", "_empty"):
+        for name in ("_views", "_view_arrays", "_own_flats", "_opponent_flats", "_empty", "_no_moves"):
             state.pop(name, None)
         return state
 
@@ -181,9 +181,8 @@ class BoardEnv(AECEnv, EzPickle):
         planes = self._views[self._color[agent]][black_to_move].copy()
         if self._has_last_move_plane and state.last_move >= 0:
             planes[self._last_move_index[state.last_move]] = 1
-        live = (agent == self.agent_selection and agent in self.terminations and not self.terminations[agent]
-                and not state.terminal)  # fmt: skip
-        mask = self._empty.copy() if live else np.zeros(self.num_actions, dtype=np.int8)
+        live = agent == self.agent_selection and not state.terminal and not self.terminations.get(agent, True)
+        mask = (self._empty if live else self._no_moves).copy()
         if self._renju:
             forbidden = state.forbidden()
             planes[:, :, PLANE_FORBIDDEN] = forbidden.reshape(planes.shape[:2])
@@ -207,6 +206,7 @@ class BoardEnv(AECEnv, EzPickle):
         self._own_flats = flats
         self._opponent_flats = {color: flats[opponent(color)] for color in flats}
         self._empty = np.ones(self.num_actions, dtype=np.int8)
+        self._no_moves = np.zeros(self.num_actions, dtype=np.int8)  # the mask of an agent not to move
         self._views_state: GameState | None = None  # the state the views describe, at _views_moves moves
         self._views_moves = -1
 
@@ -280,11 +280,20 @@ class BoardEnv(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         state = self.game_state
-        reason = state.illegal_reason(action)
-        if reason is not None:
-            raise IllegalMoveError(reason)
-        action = int(action)
         color = state.to_move
+        # The common case (an int on an empty point, no renju restriction to
+        # look up) is decided here; anything else asks the rules why.
+        if not (
+            type(action) is int
+            and 0 <= action < self.num_actions
+            and not state.terminal
+            and state.board[action] == EMPTY
+            and not (self._renju and color == BLACK)
+        ):
+            reason = state.illegal_reason(action)
+            if reason is not None:
+                raise IllegalMoveError(reason)
+            action = int(action)
         in_sync = state is self._views_state and state.num_moves == self._views_moves
         state._place(action)
         if in_sync:

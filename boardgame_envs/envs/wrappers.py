@@ -125,6 +125,19 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         else:
             super().step(action)
 
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        illegal = self._illegal
+        if illegal is None:
+            super().reset(seed=seed, options=options)
+            return
+        # What the stack's resets do, in one call: each wrapper's flags, then the env.
+        self._has_reset = True
+        self._has_updated = True
+        illegal._terminated = False
+        illegal._prev_obs = None
+        illegal._prev_info = None
+        self._raw.reset(seed=seed, options=options)
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         # AECEnv.last with the reads made direct; before reset, PettingZoo's errors.
         if not self._has_reset:

@@ -41,7 +41,10 @@ def opponent(color: int) -> int:
 
 @dataclass(frozen=True)
 class MNKGame:
-    """Rules of one m,n,k game: board ``size``, ``win_length`` (k) and ``rule``."""
+    """Rules of one m,n,k game: board ``size``, ``win_length`` (k) and ``rule``.
+
+    Derived once from those: ``num_actions`` (``size * size``) and ``is_renju``.
+    """
 
     size: int = 15
     win_length: int = 5
@@ -61,14 +64,16 @@ class MNKGame:
                 f"rule 'renju' is defined for five in a row on boards of 5x5 or more; "
                 f"got win_length={self.win_length}, size={self.size}"
             )
-
-    @property
-    def num_actions(self) -> int:
-        return self.size * self.size
+        # Read on every move: plain attributes, worked out once (the dataclass is frozen).
+        object.__setattr__(self, "num_actions", int(self.size) * int(self.size))
+        object.__setattr__(self, "is_renju", self.rule == "renju")
+        # _exact_by_color[c]: whether colour c needs exactly k; index 0 unused.
+        exact = tuple(self.rule == "standard" or (self.rule == "renju" and c == BLACK) for c in (EMPTY, BLACK, WHITE))
+        object.__setattr__(self, "_exact_by_color", exact)
 
     def exact(self, color: int) -> bool:
         """Whether ``color`` needs exactly ``k`` (an overline does not win)."""
-        return self.rule == "standard" or (self.rule == "renju" and color == BLACK)
+        return self._exact_by_color[color]
 
     def new_state(self) -> GameState:
         """The empty board, black (the first player) to move."""
@@ -148,7 +153,7 @@ class GameState:
         n = self.game.size
         if type(action) is int and 0 <= action < n * n and self.board[action] == EMPTY and not self.terminal:
             # The common case, decided without building any message.
-            if self.to_move != BLACK or self.game.rule != "renju" or not self.forbidden()[action]:
+            if self.to_move != BLACK or not self.game.is_renju or not self.forbidden()[action]:
                 return None
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             return f"action {action!r} is not an integer in 0..{n * n - 1}"
@@ -181,23 +186,23 @@ class GameState:
         """:meth:`play` without validation, for callers that already know it is legal."""
         game = self.game
         color = self.to_move
-        self.board[action] = color
-        self.num_moves += 1
+        board = self.board
+        board[action] = color
+        self.num_moves = moves = self.num_moves + 1
         self.last_move = action
         self._forbidden = None
+        self.to_move = BLACK + WHITE - color
         # Fewer than k stones on the board cannot hold a line of k: skip the check.
-        if self.num_moves >= game.win_length and makes_win(
-            self.board, game.size, action, color, game.win_length, game.exact(color)
-        ):
+        k = game.win_length
+        if moves >= k and makes_win(board, game.size, action, color, k, game._exact_by_color[color]):
             self.winner = color
             self.terminal = True
-        elif self.num_moves == game.num_actions:
+        elif moves == game.num_actions:
             self.terminal = True
-        self.to_move = opponent(color)
         # Under renju every empty point can be forbidden for black in theory;
         # black with no legal move ends the game as a draw.
-        if not self.terminal and color == WHITE and game.rule == "renju":
-            if self.forbidden().sum() == game.num_actions - self.num_moves:
+        elif color == WHITE and game.is_renju:
+            if self.forbidden().sum() == game.num_actions - moves:
                 self.terminal = True
 
     def returns(self) -> tuple[float, float]:

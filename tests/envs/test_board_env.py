@@ -299,6 +299,7 @@ _CALL = st.one_of(
     st.tuples(st.just("step"), st.one_of(st.none(), st.integers(-1, 25))),
     st.tuples(st.just("last"), st.booleans()),
     st.tuples(st.just("observe"), st.sampled_from(["black_0", "white_0"])),
+    st.tuples(st.just("reset"), st.one_of(st.none(), st.integers(0, 3))),
 )
 
 
@@ -307,8 +308,8 @@ _CALL = st.one_of(
 def test_env_behaves_like_pettingzoos_own_wrappers(calls):
     """``env()``'s wrappers read the raw env directly on hot paths; call for call they must match PettingZoo's.
 
-    Any mix of steps (legal, illegal, ``None``, after the end), ``last`` and
-    ``observe`` calls goes to both stacks; what each call returns or raises,
+    Any mix of steps (legal, illegal, ``None``, after the end), ``last``,
+    ``observe`` and ``reset`` calls goes to both stacks; what each call returns or raises,
     and the env's bookkeeping after it, must be the same.
     """
     ours = gomoku_v0.env(board_size=5, win_length=3)
@@ -320,6 +321,9 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
         try:
             if name == "step":
                 env.step(arg)
+                result = None
+            elif name == "reset":
+                env.reset(seed=arg)
                 result = None
             elif name == "last":
                 result = env.last(observe=arg)
