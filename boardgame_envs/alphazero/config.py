@@ -31,12 +31,6 @@ class AlphaZeroConfig:
     # Value target of a position ``t`` plies before the end: result * (1 - value_decay * t / board points).
     # Above 0 it prefers quicker wins and slower losses (the toughest defence when a game is lost); 0 is plain AlphaZero.
     value_decay: float = 0.0
-    # In this share of games one player, drawn at random, plays its search's second choice with probability
-    # handicap_mistakes a move; only the other player's positions become examples. On a board where self-play's
-    # first player always wins, this is what shows the second player's value head which defences give a
-    # fallible opponent chances to go wrong. 0 is plain AlphaZero.
-    handicap_games: float = 0.0
-    handicap_mistakes: float = 0.1
     # Learner: policy cross-entropy + value MSE + L2 (weight_decay).
     buffer_size: int = 20_000  # positions kept for training (before symmetry augmentation)
     batch_size: int = 256
@@ -81,9 +75,6 @@ class AlphaZeroConfig:
             raise ValueError(f"lr_final must be in (0, 1], got {self.lr_final!r}")
         if not 0 <= self.dirichlet_fraction <= 1:
             raise ValueError(f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction!r}")
-        for name in ("handicap_games", "handicap_mistakes"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
         if not 0 <= self.value_decay < 1:
             raise ValueError(f"value_decay must be in [0, 1), got {self.value_decay!r}")
         if self.weight_decay < 0:

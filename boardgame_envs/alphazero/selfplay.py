@@ -18,7 +18,7 @@ import numpy as np
 from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.alphazero.policy import net_evaluator
-from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
+from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.policies.base import random_argmax
 from boardgame_envs.policies.puct import PUCTForest
 
@@ -56,17 +56,8 @@ class SelfPlay:
         self.game = self.encoder.game
         capacity = 1 + (config.simulations + 1) * self.game.num_actions
         self.forest = PUCTForest(len(self.envs), self.game, capacity, config.c_puct)
-        # Per game, the positions kept so far: (planes, mask, visit shares, colour to move, moves before it).
-        self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, int]]] = [[] for _ in self.envs]
-        # Per game, the colour that plays with a handicap (EMPTY: neither); see AlphaZeroConfig.handicap_games.
-        self.handicapped = [self._draw_handicap() for _ in self.envs]
-
-    def _draw_handicap(self) -> int:
-        # No draw at all without handicaps, so plain self-play keeps its random stream.
-        share = self.config.handicap_games
-        if share > 0 and self.rng.random() < share:
-            return BLACK if self.rng.random() < 0.5 else WHITE
-        return EMPTY
+        # Per game, the positions played so far: (planes, mask, visit shares, colour to move).
+        self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in self.envs]
 
     def play(self, net: PolicyValueNet, games: int) -> tuple[Examples, SelfPlayStats]:
         """Move all games on until ``games`` of them have finished; their positions are the examples."""
@@ -81,16 +72,10 @@ class SelfPlay:
             visits = self.forest.root_visits()
             for i, env in enumerate(self.envs):
                 state = states[i]
+                obs = env.observe(env.agent_selection)
                 shares = visits[i] / visits[i].sum()
-                handicapped = state.to_move == self.handicapped[i]
-                if not handicapped:
-                    obs = env.observe(env.agent_selection)
-                    self.histories[i].append(
-                        (obs["observation"], obs["action_mask"].astype(bool), shares, state.to_move, state.num_moves)
-                    )
-                if handicapped and self.rng.random() < cfg.handicap_mistakes:
-                    action = _second_choice(visits[i], self.rng)
-                elif state.num_moves < cfg.temperature_moves:
+                self.histories[i].append((obs["observation"], obs["action_mask"].astype(bool), shares, state.to_move))
+                if state.num_moves < cfg.temperature_moves:
                     action = int(self.rng.choice(len(shares), p=shares))
                 else:
                     action = random_argmax(visits[i], self.rng)
@@ -100,13 +85,12 @@ class SelfPlay:
                     winner = state.winner
                     stats.games += 1
                     stats.results[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1
-                    last_ply = state.num_moves - 1
-                    for planes, mask, policy, color, ply in self.histories[i]:
+                    history = self.histories[i]
+                    for ply, (planes, mask, policy, color) in enumerate(history):
                         z = 0.0 if winner not in (BLACK, WHITE) else (1.0 if winner == color else -1.0)
-                        z *= 1.0 - cfg.value_decay * (last_ply - ply) / self.game.num_actions
+                        z *= 1.0 - cfg.value_decay * (len(history) - 1 - ply) / self.game.num_actions
                         finished.append((planes, mask, policy, z))
                     self.histories[i] = []
-                    self.handicapped[i] = self._draw_handicap()
                     env.reset()
         planes, masks, policies, values = zip(*finished)
         return (
@@ -114,16 +98,3 @@ class SelfPlay:
                      np.array(values, dtype=np.float32)),  # fmt: skip
             stats,
         )
-
-
-def _second_choice(visits: np.ndarray, rng: np.random.Generator) -> int:
-    """The search's second most visited move (ties drawn at random): a plausible mistake.
-
-    With a single visited move, that move.
-    """
-    best = random_argmax(visits, rng)
-    others = visits.astype(np.float64)
-    others[best] = -1.0
-    if others.max() <= 0:
-        return best
-    return random_argmax(others, rng)

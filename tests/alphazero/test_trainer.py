@@ -149,7 +149,7 @@ def test_cli_train_runs_and_resumes(tmp_path, capsys):
 @pytest.mark.parametrize(
     "bad",
     [dict(simulations=0), dict(dirichlet_fraction=2.0), dict(backend="mpi"), dict(iterations=0), dict(lr=0),
-     dict(value_decay=1.0), dict(value_decay=-0.1), dict(handicap_games=1.5), dict(handicap_mistakes=-0.1)],  # fmt: skip
+     dict(value_decay=1.0), dict(value_decay=-0.1)],  # fmt: skip
 )
 def test_bad_config_is_a_value_error(bad):
     with pytest.raises(ValueError):
@@ -185,33 +185,3 @@ def test_value_decay_shrinks_targets_by_plies_to_the_end():
     game_length = stones + np.round(plies_left) + 1
     assert game_length.min() >= 5 and game_length.max() <= 9  # a tic-tac-toe win takes 5 to 9 moves
     assert (np.round(plies_left) == 0).any() and (np.round(plies_left) >= 4).any()
-
-
-def test_handicapped_player_makes_second_choices_and_leaves_no_examples():
-    # Black handicapped in every game, a mistake every move: every example is a
-    # white-to-move position (black has one stone more). _second_choice has its own test.
-    from boardgame_envs.alphazero.network import PolicyValueNet
-    from boardgame_envs.alphazero.selfplay import SelfPlay
-    from boardgame_envs.games.lines import BLACK
-
-    torch.manual_seed(0)
-    net = PolicyValueNet(2, 3, blocks=1, channels=8)
-    net.eval()
-    config = tiny_config(None, handicap_games=1.0, handicap_mistakes=1.0)
-    selfplay = SelfPlay(tictactoe_v0.env, config, seed=5)
-    selfplay._draw_handicap = lambda: BLACK
-    selfplay.handicapped = [BLACK] * len(selfplay.envs)
-    examples, stats = selfplay.play(net, 8)
-    assert stats.games >= 8 and len(examples) > 0
-    own = examples.planes[..., 0].sum(axis=(1, 2))
-    opponent = examples.planes[..., 1].sum(axis=(1, 2))
-    assert np.all(opponent == own + 1)
-
-
-def test_second_choice_is_the_second_most_visited_move():
-    from boardgame_envs.alphazero.selfplay import _second_choice
-
-    rng = np.random.default_rng(0)
-    assert _second_choice(np.array([0, 5, 3, 1]), rng) == 2
-    assert {_second_choice(np.array([0, 5, 3, 3]), rng) for _ in range(40)} == {2, 3}
-    assert _second_choice(np.array([0, 7, 0]), rng) == 1  # one visited move: that move
