@@ -31,10 +31,6 @@ class AlphaZeroConfig:
     # Value target of a position ``t`` plies before the end: result * (1 - value_decay * t / board points).
     # Above 0 it prefers quicker wins and slower losses (the toughest defence when a game is lost); 0 is plain AlphaZero.
     value_decay: float = 0.0
-    # Value target = (1 - value_from_search) * result + value_from_search * the root's search value (its mean
-    # backed-up value for the player to move). Above 0 a position gets credit for how sure the search was, not
-    # only for how the game ended; 0 is plain AlphaZero.
-    value_from_search: float = 0.0
     # Learner: policy cross-entropy + value MSE + L2 (weight_decay).
     buffer_size: int = 20_000  # positions kept for training (before symmetry augmentation)
     batch_size: int = 256
@@ -79,8 +75,6 @@ class AlphaZeroConfig:
             raise ValueError(f"lr_final must be in (0, 1], got {self.lr_final!r}")
         if not 0 <= self.dirichlet_fraction <= 1:
             raise ValueError(f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction!r}")
-        if not 0 <= self.value_from_search <= 1:
-            raise ValueError(f"value_from_search must be in [0, 1], got {self.value_from_search!r}")
         if not 0 <= self.value_decay < 1:
             raise ValueError(f"value_decay must be in [0, 1), got {self.value_decay!r}")
         if self.weight_decay < 0:

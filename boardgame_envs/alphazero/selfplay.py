@@ -56,10 +56,8 @@ class SelfPlay:
         self.game = self.encoder.game
         capacity = 1 + (config.simulations + 1) * self.game.num_actions
         self.forest = PUCTForest(len(self.envs), self.game, capacity, config.c_puct)
-        # Per game, the positions played so far: (planes, mask, visit shares, colour to move, root search value).
-        self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [
-            [] for _ in self.envs
-        ]
+        # Per game, the positions played so far: (planes, mask, visit shares, colour to move).
+        self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in self.envs]
 
     def play(self, net: PolicyValueNet, games: int) -> tuple[Examples, SelfPlayStats]:
         """Move all games on until ``games`` of them have finished; their positions are the examples."""
@@ -72,14 +70,11 @@ class SelfPlay:
             self.forest.set_roots(states)
             self.forest.search(cfg.simulations, evaluate, self.rng, (cfg.dirichlet_alpha, cfg.dirichlet_fraction))
             visits = self.forest.root_visits()
-            root_values = self.forest.root_value()
             for i, env in enumerate(self.envs):
                 state = states[i]
                 obs = env.observe(env.agent_selection)
                 shares = visits[i] / visits[i].sum()
-                self.histories[i].append(
-                    (obs["observation"], obs["action_mask"].astype(bool), shares, state.to_move, root_values[i])
-                )
+                self.histories[i].append((obs["observation"], obs["action_mask"].astype(bool), shares, state.to_move))
                 if state.num_moves < cfg.temperature_moves:
                     action = int(self.rng.choice(len(shares), p=shares))
                 else:
@@ -91,10 +86,9 @@ class SelfPlay:
                     stats.games += 1
                     stats.results[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1
                     history = self.histories[i]
-                    for ply, (planes, mask, policy, color, q) in enumerate(history):
+                    for ply, (planes, mask, policy, color) in enumerate(history):
                         z = 0.0 if winner not in (BLACK, WHITE) else (1.0 if winner == color else -1.0)
                         z *= 1.0 - cfg.value_decay * (len(history) - 1 - ply) / self.game.num_actions
-                        z = (1.0 - cfg.value_from_search) * z + cfg.value_from_search * q
                         finished.append((planes, mask, policy, z))
                     self.histories[i] = []
                     env.reset()

@@ -149,7 +149,7 @@ def test_cli_train_runs_and_resumes(tmp_path, capsys):
 @pytest.mark.parametrize(
     "bad",
     [dict(simulations=0), dict(dirichlet_fraction=2.0), dict(backend="mpi"), dict(iterations=0), dict(lr=0),
-     dict(value_decay=1.0), dict(value_decay=-0.1), dict(value_from_search=1.5)],  # fmt: skip
+     dict(value_decay=1.0), dict(value_decay=-0.1)],  # fmt: skip
 )
 def test_bad_config_is_a_value_error(bad):
     with pytest.raises(ValueError):
@@ -185,23 +185,3 @@ def test_value_decay_shrinks_targets_by_plies_to_the_end():
     game_length = stones + np.round(plies_left) + 1
     assert game_length.min() >= 5 and game_length.max() <= 9  # a tic-tac-toe win takes 5 to 9 moves
     assert (np.round(plies_left) == 0).any() and (np.round(plies_left) >= 4).any()
-
-
-def test_value_from_search_mixes_the_root_value_into_the_target():
-    # The same games (the value target does not steer play) with targets from the
-    # result alone (0), the search alone (1) and half of each (0.5).
-    from boardgame_envs.alphazero.network import PolicyValueNet
-    from boardgame_envs.alphazero.selfplay import SelfPlay
-
-    torch.manual_seed(0)
-    net = PolicyValueNet(2, 3, blocks=1, channels=8)
-    net.eval()
-    runs = {}
-    for weight in (0.0, 0.5, 1.0):
-        config = tiny_config(None, value_from_search=weight, temperature_moves=9)
-        runs[weight], _ = SelfPlay(tictactoe_v0.env, config, seed=3).play(net, 16)
-    np.testing.assert_array_equal(runs[0.0].planes, runs[1.0].planes)
-    results, searched = runs[0.0].values, runs[1.0].values
-    assert set(np.unique(results)) <= {-1.0, 0.0, 1.0}
-    assert np.all(np.abs(searched) <= 1) and not np.allclose(searched, results)
-    np.testing.assert_allclose(runs[0.5].values, 0.5 * results + 0.5 * searched, atol=1e-6)
