@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardgame_envs.games import renju
-from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, makes_win
+from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, win_code, wins_at
 from boardgame_envs.games.notation import point_name
 
 RULES = ("freestyle", "standard", "renju")
@@ -70,6 +70,9 @@ class MNKGame:
         # _exact_by_color[c]: whether colour c needs exactly k; index 0 unused.
         exact = tuple(self.rule == "standard" or (self.rule == "renju" and c == BLACK) for c in (EMPTY, BLACK, WHITE))
         object.__setattr__(self, "_exact_by_color", exact)
+        # _win_codes[c]: what lines.wins_at needs to know of colour c's win, packed in one int.
+        codes = tuple(c << 17 | win_code(int(self.size), int(self.win_length), exact[c]) for c in (EMPTY, BLACK, WHITE))
+        object.__setattr__(self, "_win_codes", codes)
 
     def exact(self, color: int) -> bool:
         """Whether ``color`` needs exactly ``k`` (an overline does not win)."""
@@ -193,8 +196,7 @@ class GameState:
         self._forbidden = None
         self.to_move = BLACK + WHITE - color
         # Fewer than k stones on the board cannot hold a line of k: skip the check.
-        k = game.win_length
-        if moves >= k and makes_win(board, game.size, action, color, k, game._exact_by_color[color]):
+        if moves >= game.win_length and wins_at(board, action, game._win_codes[color]):
             self.winner = color
             self.terminal = True
         elif moves == game.num_actions:
