@@ -77,8 +77,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="boardgame-envs bench env", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per env (default 3)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rounds", type=int, default=10,
-                        help="tic-tac-toe: ours and PettingZoo's take turns in this many slices (default 10)")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=30,
+                        help="tic-tac-toe: ours and PettingZoo's take turns in this many slices (default 30)")  # fmt: skip
     args = parser.parse_args(argv)
 
     from boardgame_envs import gomoku_v0, tictactoe_v0
