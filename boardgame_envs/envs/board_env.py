@@ -279,6 +279,10 @@ class BoardEnv(AECEnv, EzPickle):
                 )
             self._was_dead_step(action)
             return
+        self._play(agent, action)
+
+    def _play(self, agent: str, action: Any) -> None:
+        """:meth:`step` for ``agent``, the agent to move and still playing: validate ``action``, then play it."""
         state = self.game_state
         color = state.to_move
         # The common case (an int on an empty point, no renju restriction to

@@ -112,7 +112,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
                     if prev is not None and prev["action_mask"][action] and not done:
                         illegal._prev_obs = None
                         illegal._prev_info = None
-                        raw.step(action)
+                        raw._play(agent, action)  # raw.step past the checks just made here
                         return
                 elif action is None and done and not illegal._terminated:
                     # A finished agent leaving at the end of a normal game: the
