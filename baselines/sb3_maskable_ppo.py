@@ -3,25 +3,36 @@
 Training runs in stages (``--stages random=0.05,mcts=0.05,alphabeta=0.9``: the
 share of ``--steps`` spent against each opponent, seats drawn at random).
 From the second stage on, ``--keep`` of the envs keep playing earlier
-opponents. With ``--noise p`` the search opponents play a random legal move
-with probability p in training, so the learner meets more than the best
-lines; ``--lr`` sets Adam's rate, ``--lr-decay`` takes it linearly to 0 over
-the whole run; ``--n-steps``, ``--batch-size``, ``--epochs`` and ``--ent-coef``
-are PPO's own. The greedy policy (argmax over legal actions) is then played through
-``boardgame_envs.arena.match`` against each ``--eval`` opponent, ``--games``
-games in each seat, and the table is printed (and written to ``--out``). On
-tic-tac-toe the report adds an exact audit: in every position the learner can
-reach in each seat, whether its move keeps the game-theoretic value.
+opponents (default one env in 8, so random play stays in the mix). With
+``--noise p`` the search opponents play a random legal move with probability
+p in training (``--noise 0:1`` draws p uniformly for every game);
+``--lr`` sets Adam's rate, ``--lr-decay`` takes it linearly to 0 over the
+whole run; ``--n-steps``, ``--batch-size``, ``--epochs`` and ``--ent-coef``
+are PPO's own. The greedy policy (argmax over legal actions) is then played
+through ``boardgame_envs.arena.match`` against each ``--eval`` opponent,
+``--games`` games in each seat, and the table is printed (and written to
+``--out``). On tic-tac-toe the report adds an exact audit: in every position
+the learner can reach in each seat, whether its move keeps the
+game-theoretic value.
 
-    python baselines/sb3_maskable_ppo.py --steps 1200000 --noise 0.3 \\
-        --out baselines/results/sb3_maskable_ppo_tictactoe.md
-    python baselines/sb3_maskable_ppo.py --game gomoku --board-size 9 --cnn --steps 140000 \\
+    python baselines/sb3_maskable_ppo.py --out baselines/results/sb3_maskable_ppo_tictactoe.md
+    python baselines/sb3_maskable_ppo.py --game gomoku --board-size 9 --cnn --steps 140000 --keep 0 --ent-coef 0.01 \\
         --stages random=0.5,mcts=0.5 --eval random,mcts --games 50 --out baselines/results/sb3_maskable_ppo_gomoku9.md
+
+Two defaults matter on tic-tac-toe, and the results files show why:
+
+* The alpha-beta stage plays exactly (no ``--noise``). Against a noisy
+  opponent a risky reply often pays (a corner answered with a corner wins
+  when the opponent errs), so PPO learns it, and exact play then punishes it.
+* The entropy bonus is 0.1, not SB3's 0.01. Once the policy is nearly sure
+  of a losing move in some position, the critic learns that the position is
+  lost, the losing move's advantage is about 0, and only a sampled
+  alternative can show that a block draws; with 0.01 such samples became too
+  rare and the second seat kept missing one-move blocks.
 
 Everything is seeded; training is measured in steps (not wall time) so a
 seed gives the same run on any machine, and the wall time is reported. See
-baselines/results/sb3_maskable_ppo_*.md for what it reaches (on tic-tac-toe:
-not yet the issue's target in the second seat).
+baselines/results/sb3_maskable_ppo_*.md for what it reaches.
 """
 
 from __future__ import annotations
@@ -65,26 +76,44 @@ def parse_stages(text: str) -> list[tuple[str, float]]:
     return [(name, share / total) for name, share in stages]
 
 
-def parse_noise(text: str) -> tuple[float, ...]:
-    values = tuple(float(v) for v in text.split(","))
-    if not all(0.0 <= v <= 1.0 for v in values):
-        raise argparse.ArgumentTypeError(f"noise values must be in [0, 1], got {text!r}")
-    return values
+def parse_noise(text: str) -> tuple[tuple[float, float], ...]:
+    """``0.3`` or ``0,0.3,0.6`` (fixed levels) or ``0:1`` (a level drawn uniformly each game), as (lo, hi) pairs."""
+    values = []
+    for part in text.split(","):
+        lo, _, hi = part.partition(":")
+        try:
+            pair = (float(lo), float(hi or lo))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"noise must be numbers or lo:hi ranges, got {text!r}") from None
+        if not 0.0 <= pair[0] <= pair[1] <= 1.0:
+            raise argparse.ArgumentTypeError(f"noise values must be in [0, 1] (lo <= hi), got {text!r}")
+        values.append(pair)
+    return tuple(values)
+
+
+def noise_text(noise: tuple[float, float]) -> str:
+    lo, hi = noise
+    return f"{lo}" if lo == hi else f"U({lo}, {hi}) a game"
 
 
 class NoisyPolicy:
-    """``inner`` with probability ``1 - noise``, else a uniformly random legal move: a strong opponent that
-    still walks into the odd unusual position, so the learner sees more of the board than the best lines."""
+    """``inner`` with probability ``noise``'s level, else a uniformly random legal move: a strong opponent that
+    still walks into the odd unusual position, so the learner sees more of the board than the best lines.
+    ``noise`` is ``(lo, hi)``: the level is drawn uniformly from it at the start of every game."""
 
     name = "noisy"
 
-    def __init__(self, inner: Any, noise: float, seed: int) -> None:
+    def __init__(self, inner: Any, noise: tuple[float, float], seed: int) -> None:
         self.inner, self.noise = inner, noise
         self.rng = np.random.default_rng(seed)
+        self.level = noise[0]
 
     def act(self, env: Any) -> int:
-        if self.rng.random() < self.noise:
-            legal = env.unwrapped.game_state.legal_actions()
+        state = env.unwrapped.game_state
+        if state.num_moves < 2:  # the opponent's first move of a game, in either seat
+            self.level = self.rng.uniform(*self.noise)
+        if self.rng.random() < self.level:
+            legal = state.legal_actions()
             return int(legal[self.rng.integers(len(legal))])
         return int(self.inner.act(env))
 
@@ -166,17 +195,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--win-length", type=int, default=5)
     parser.add_argument("--steps", type=int, default=1_200_000, help="total training steps (learner moves)")
     parser.add_argument("--stages", default="random=0.05,mcts=0.05,alphabeta=0.9")
-    parser.add_argument("--keep", type=float, default=0.0, help="share of envs kept on earlier opponents")
+    parser.add_argument("--keep", type=float, default=0.125,
+                        help="share of envs kept on earlier opponents (default 0.125: one env in 8)")
     parser.add_argument("--n-envs", type=int, default=8)
     parser.add_argument("--mcts-sims", type=int, default=200)
-    parser.add_argument("--noise", type=parse_noise, default=(0.0,),
+    parser.add_argument("--noise", type=parse_noise, default=((0.0, 0.0),),
                         help="in training, search opponents play a random legal move with this probability; "
-                             "a comma list gives env j the j-th value, round-robin (e.g. 0,0.3,0.6)")
+                             "a comma list gives env j the j-th value, round-robin (e.g. 0,0.3,0.6); "
+                             "lo:hi draws the probability uniformly for each game (e.g. 0:1)")
     parser.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per env")
-    parser.add_argument("--batch-size", type=int, default=256, help="PPO minibatch size")
+    parser.add_argument("--batch-size", type=int, default=512, help="PPO minibatch size")
     parser.add_argument("--epochs", type=int, default=10, help="PPO epochs over each rollout")
-    parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO entropy bonus")
+    parser.add_argument("--ent-coef", type=float, default=0.1,
+                        help="PPO entropy bonus (default 0.1; SB3's 0.01 lets a losing move set in, see the docstring)")
     parser.add_argument("--lr-decay", action="store_true",
                         help="decay the learning rate linearly to 0 over --steps (across all stages)")
     parser.add_argument("--cnn", action="store_true", help="BoardCNN on CHW planes instead of an MLP on flat planes")
@@ -220,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             seed = args.seed * 1000 + i * 100 + j
             spec = opponent_spec(who, args)
             noise = args.noise[j % len(args.noise)]
-            if noise > 0 and who != "random":
+            if noise[1] > 0 and who != "random":
                 spec = NoisyPolicy(make_opponent(spec, seed), noise, seed)
             vec.env_method("set_opponent", spec, seed=seed, indices=[j])
         t0, before = time.perf_counter(), model.num_timesteps
@@ -264,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         f"learning rate {args.lr}{' decaying linearly to 0' if args.lr_decay else ''}; "
         f"PPO rollouts of {args.n_steps} steps an env, minibatches of {args.batch_size}, {args.epochs} epochs, "
         f"entropy bonus {args.ent_coef}; "
-        f"training opponents' noise {', '.join(map(str, args.noise))} (env j: value j mod {len(args.noise)}).  ",
+        f"training opponents' noise {', '.join(map(noise_text, args.noise))}"
+        + (f" (env j: value j mod {len(args.noise)})" if len(args.noise) > 1 else "") + ".  ",
         f"Training wall time {train_s:.0f} s; evaluation {eval_s:.0f} s (greedy policy, via boardgame_envs.arena.match).",
         "",
         "| stage | opponent | replaying earlier opponents | steps | wall s |",
