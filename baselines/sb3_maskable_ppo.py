@@ -97,9 +97,9 @@ def noise_text(noise: tuple[float, float]) -> str:
 
 
 class NoisyPolicy:
-    """``inner`` with probability ``noise``'s level, else a uniformly random legal move: a strong opponent that
+    """A uniformly random legal move with probability ``level``, else ``inner``'s: a strong opponent that
     still walks into the odd unusual position, so the learner sees more of the board than the best lines.
-    ``noise`` is ``(lo, hi)``: the level is drawn uniformly from it at the start of every game."""
+    ``noise`` is ``(lo, hi)``: ``level`` is drawn uniformly from it at the start of every game."""
 
     name = "noisy"
 
