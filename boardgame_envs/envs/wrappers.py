@@ -116,10 +116,10 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
                         return
                 elif action is None and done and not illegal._terminated:
                     # A finished agent leaving at the end of a normal game: the
-                    # wrappers pass it through to the env.
+                    # wrappers pass it through to the env, whose step hands it on.
                     illegal._prev_obs = None
                     illegal._prev_info = None
-                    raw.step(None)
+                    raw._was_dead_step(None)
                     return
             self.env.step(action)
         else:
@@ -147,10 +147,11 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         if not observe:
             observation = None
         elif self._illegal is not None:
-            # TerminateIllegalWrapper.observe: remember the mover's observation and info.
+            # TerminateIllegalWrapper.observe: remember the mover's observation. (It
+            # also keeps the mover's info, which it reads only when observations
+            # are not dicts; ours always are, so the hot path skips that.)
             observation = raw.observe(agent)
             self._illegal._prev_obs = observation
-            self._illegal._prev_info = raw.infos.get(agent, {})
         else:
             observation = self.env.observe(agent)
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
