@@ -5,9 +5,12 @@ share of ``--steps`` spent against each opponent, seats drawn at random).
 From the second stage on, ``--keep`` of the envs keep playing earlier
 opponents (default one env in 8, so random play stays in the mix). With
 ``--noise p`` the search opponents play a random legal move with probability
-p in training (``--noise 0:1`` draws p uniformly for every game);
+p in training (``--noise 0:1`` draws p uniformly for every game). With
+``--opening K`` (default 2) every training game starts with 0..K uniformly
+random learner moves, each answered by the opponent, before the learner plays.
 ``--lr`` sets Adam's rate, ``--lr-decay`` takes it linearly to 0 over the
-whole run; ``--n-steps``, ``--batch-size``, ``--epochs`` and ``--ent-coef``
+whole run, ``--ent-decay END`` does the same to the entropy bonus (from
+``--ent-coef`` to END); ``--n-steps``, ``--batch-size``, ``--epochs`` and ``--ent-coef``
 are PPO's own. The greedy policy (argmax over legal actions) is then played
 through ``boardgame_envs.arena.match`` against each ``--eval`` opponent,
 ``--games`` games in each seat, and the table is printed (and written to
@@ -17,10 +20,18 @@ game-theoretic value.
 
     python baselines/sb3_maskable_ppo.py --out baselines/results/sb3_maskable_ppo_tictactoe.md
     python baselines/sb3_maskable_ppo.py --game gomoku --board-size 9 --cnn --steps 140000 --keep 0 --ent-coef 0.01 \\
-        --stages random=0.5,mcts=0.5 --eval random,mcts --games 50 --out baselines/results/sb3_maskable_ppo_gomoku9.md
+        --opening 0 --stages random=0.5,mcts=0.5 --eval random,mcts --games 50 \\
+        --out baselines/results/sb3_maskable_ppo_gomoku9.md
 
-Two defaults matter on tic-tac-toe, and the results files show why:
+Three defaults matter on tic-tac-toe, and the results files show why:
 
+* Exploring starts (``--opening 2``). Against an exact opponent the learner
+  sees few positions, and a position it never meets there can still be
+  reached by a weaker player; without the random openings half the seeds
+  lost 2-4% of their second-seat games to random play (and some to
+  alpha-beta), with them every seed tried met the target. The openings put
+  the learner in positions after its own mistakes, with an opponent that
+  still punishes the next one: the defences it missed are what it practises.
 * The alpha-beta stage plays exactly (no ``--noise``). Against a noisy
   opponent a risky reply often pays (a corner answered with a corner wins
   when the opponent errs), so PPO learns it, and exact play then punishes it.
@@ -30,9 +41,11 @@ Two defaults matter on tic-tac-toe, and the results files show why:
   alternative can show that a block draws; with 0.01 such samples became too
   rare and the second seat kept missing one-move blocks.
 
-Everything is seeded; training is measured in steps (not wall time) so a
-seed gives the same run on any machine, and the wall time is reported. See
-baselines/results/sb3_maskable_ppo_*.md for what it reaches.
+Everything is seeded and training is measured in steps (not wall time), and
+the wall time is reported. A seed repeats its run on the same machine and
+install; on another day's machine two reruns gave different tables (see
+baselines/results/sb3_maskable_ppo_tictactoe_seeds.md), so judge settings by
+several seeds. See baselines/results/sb3_maskable_ppo_*.md for what it reaches.
 """
 
 from __future__ import annotations
@@ -43,9 +56,11 @@ import time
 from functools import partial
 from typing import Any
 
+import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -134,6 +149,47 @@ class LearningRate:
         return {**self.__dict__, "model": None}  # a saved model must not pickle itself (and its envs) again
 
 
+class RandomOpening(gymnasium.Wrapper):
+    """Exploring starts: each game opens with ``0..max_moves`` (uniform) uniformly random learner moves, each
+    answered by the opponent as usual, and only then does the learner play. The positions that follow are
+    ones in which the learner has erred and the opponent still plays its best, so defending them is what
+    the learner gets to practise; the opening moves themselves are not training steps."""
+
+    def __init__(self, env: gymnasium.Env, max_moves: int) -> None:
+        super().__init__(env)
+        self.max_moves = max_moves
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict]:
+        obs, info = self.env.reset(**kwargs)
+        rng = self.env.unwrapped.np_random
+        while True:
+            for _ in range(int(rng.integers(self.max_moves + 1))):
+                legal = np.flatnonzero(info["action_mask"])
+                obs, _, terminated, truncated, info = self.env.step(int(legal[rng.integers(len(legal))]))
+                if terminated or truncated:  # the opening ended the game: draw another
+                    break
+            else:
+                return obs, info
+            obs, info = self.env.reset()
+
+
+class EntropyDecay(BaseCallback):
+    """Take PPO's entropy bonus linearly from ``start`` to ``end`` over ``steps`` of the whole run (across stages),
+    updated at every rollout: a wide policy early, for exploration, and a sharp one at the end, so that the
+    greedy policy that is evaluated is the one that was trained."""
+
+    def __init__(self, start: float, end: float, steps: int) -> None:
+        super().__init__()
+        self.start, self.end, self.steps = start, end, steps
+
+    def _on_rollout_start(self) -> None:
+        done = min(1.0, self.model.num_timesteps / self.steps)
+        self.model.ent_coef = self.start + (self.end - self.start) * done
+
+    def _on_step(self) -> bool:
+        return True
+
+
 class ModelPolicy:
     """The trained model as an arena policy: greedy over the legal actions of ``env.agent_selection``."""
 
@@ -193,10 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=("tictactoe", "gomoku"), default="tictactoe")
     parser.add_argument("--board-size", type=int, default=9)
     parser.add_argument("--win-length", type=int, default=5)
-    parser.add_argument("--steps", type=int, default=1_200_000, help="total training steps (learner moves)")
+    parser.add_argument("--steps", type=int, default=900_000, help="total training steps (learner moves)")
     parser.add_argument("--stages", default="random=0.05,mcts=0.05,alphabeta=0.9")
     parser.add_argument("--keep", type=float, default=0.125,
                         help="share of envs kept on earlier opponents (default 0.125: one env in 8)")
+    parser.add_argument("--opening", type=int, default=2, metavar="K",
+                        help="exploring starts: each training game opens with 0..K random learner moves (default 2)")
     parser.add_argument("--n-envs", type=int, default=8)
     parser.add_argument("--mcts-sims", type=int, default=200)
     parser.add_argument("--noise", type=parse_noise, default=((0.0, 0.0),),
@@ -209,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=10, help="PPO epochs over each rollout")
     parser.add_argument("--ent-coef", type=float, default=0.1,
                         help="PPO entropy bonus (default 0.1; SB3's 0.01 lets a losing move set in, see the docstring)")
+    parser.add_argument("--ent-decay", type=float, default=None, metavar="END",
+                        help="take the entropy bonus linearly from --ent-coef to END over --steps")
     parser.add_argument("--lr-decay", action="store_true",
                         help="decay the learning rate linearly to 0 over --steps (across all stages)")
     parser.add_argument("--cnn", action="store_true", help="BoardCNN on CHW planes instead of an MLP on flat planes")
@@ -220,13 +280,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="write the report (markdown) here")
     parser.add_argument("--save", default=None, help="save the model here (.zip)")
     args = parser.parse_args(argv)
+    if args.opening < 0:
+        parser.error(f"--opening must be 0 or more, got {args.opening}")
     torch.set_num_threads(1)  # the machine is shared; one process, one thread
 
     env_kwargs = {"game": args.game, "seat": "random", "opponent": "random"}
     if args.game == "gomoku":
         env_kwargs.update(board_size=args.board_size, win_length=args.win_length)
     env_kwargs.update({"channels_first": True} if args.cnn else {"flatten": True})
-    vec = make_vec_env(BoardGameEnv, n_envs=args.n_envs, seed=args.seed, env_kwargs=env_kwargs, vec_env_cls=DummyVecEnv)
+    opening = {"wrapper_class": RandomOpening, "wrapper_kwargs": {"max_moves": args.opening}} if args.opening else {}
+    vec = make_vec_env(BoardGameEnv, n_envs=args.n_envs, seed=args.seed, env_kwargs=env_kwargs, vec_env_cls=DummyVecEnv,
+                       **opening)  # fmt: skip
     policy_kwargs: dict[str, Any] = {"net_arch": [128, 128]}
     if args.cnn:
         from boardgame_envs.sb3 import BoardCNN
@@ -256,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
                 spec = NoisyPolicy(make_opponent(spec, seed), noise, seed)
             vec.env_method("set_opponent", spec, seed=seed, indices=[j])
         t0, before = time.perf_counter(), model.num_timesteps
-        model.learn(int(round(share * args.steps)), reset_num_timesteps=False)
+        callback = EntropyDecay(args.ent_coef, args.ent_decay, args.steps) if args.ent_decay is not None else None
+        model.learn(int(round(share * args.steps)), reset_num_timesteps=False, callback=callback)
         steps = model.num_timesteps - before  # whole rollouts of n_envs * n_steps: can exceed the share
         log.append(f"| {i + 1} | {name} | {kept} of {args.n_envs} envs on {', '.join(earlier) or '-'} | {steps} "
                    f"| {time.perf_counter() - t0:.0f} |")  # fmt: skip
@@ -295,9 +360,12 @@ def main(argv: list[str] | None = None) -> int:
         f"torch on 1 thread; {'BoardCNN' if args.cnn else 'MLP 128x128 on flat planes'}; "
         f"learning rate {args.lr}{' decaying linearly to 0' if args.lr_decay else ''}; "
         f"PPO rollouts of {args.n_steps} steps an env, minibatches of {args.batch_size}, {args.epochs} epochs, "
-        f"entropy bonus {args.ent_coef}; "
+        f"entropy bonus {args.ent_coef}"
+        + (f" decaying linearly to {args.ent_decay}" if args.ent_decay is not None else "") + "; "
         f"training opponents' noise {', '.join(map(noise_text, args.noise))}"
-        + (f" (env j: value j mod {len(args.noise)})" if len(args.noise) > 1 else "") + ".  ",
+        + (f" (env j: value j mod {len(args.noise)})" if len(args.noise) > 1 else "") + "; "
+        + (f"each training game opens with 0..{args.opening} random learner moves" if args.opening
+           else "no random openings") + ".  ",
         f"Training wall time {train_s:.0f} s; evaluation {eval_s:.0f} s (greedy policy, via boardgame_envs.arena.match).",
         "",
         "| stage | opponent | replaying earlier opponents | steps | wall s |",
