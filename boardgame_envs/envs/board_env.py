@@ -165,13 +165,14 @@ class BoardEnv(AECEnv, EzPickle):
         if seed is not None:
             self._space_seed = seed
         self.game_state = self.game.new_state()
-        self.agents = agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self.infos = {a: {} for a in agents}
-        self.agent_selection = agents[0]
+        first, second = self.possible_agents  # dict displays: the cheapest way to build these, every game
+        self.agents = [first, second]
+        self.rewards = {first: 0.0, second: 0.0}
+        self._cumulative_rewards = {first: 0.0, second: 0.0}
+        self.terminations = {first: False, second: False}
+        self.truncations = {first: False, second: False}
+        self.infos = {first: {}, second: {}}
+        self.agent_selection = first
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.game_state
