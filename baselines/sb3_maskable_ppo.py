@@ -27,9 +27,9 @@ Three defaults matter on tic-tac-toe, and the results files show why:
 
 * Exploring starts (``--opening 2``). Against an exact opponent the learner
   sees few positions, and a position it never meets there can still be
-  reached by a weaker player; without the random openings half the seeds
-  lost 2-4% of their second-seat games to random play (and some to
-  alpha-beta), with them every seed tried met the target. The openings put
+  reached by a weaker player; without the random openings nine runs of
+  fourteen lost 1.8-3.7% of their second-seat games to random play (and
+  some to alpha-beta), with them all nine seeds tried met the target. The openings put
   the learner in positions after its own mistakes, with an opponent that
   still punishes the next one: the defences it missed are what it practises.
 * The alpha-beta stage plays exactly (no ``--noise``). Against a noisy

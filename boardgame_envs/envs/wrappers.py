@@ -116,7 +116,8 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
                         return
                 elif action is None and done and not illegal._terminated:
                     # A finished agent leaving at the end of a normal game: the
-                    # wrappers pass it through to the env, whose step hands it on.
+                    # wrappers pass it to the env's step, whose only work for a
+                    # done agent stepping None is _was_dead_step; call that.
                     illegal._prev_obs = None
                     illegal._prev_info = None
                     raw._was_dead_step(None)
