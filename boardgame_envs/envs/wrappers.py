@@ -14,11 +14,12 @@ calls before reset) runs PettingZoo's own code, so the semantics are theirs.
 from __future__ import annotations
 
 from operator import attrgetter
+from collections.abc import Iterator
 from typing import Any
 
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 _FORWARDED = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
@@ -169,26 +170,23 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
 
 class _AgentIterable(AECOrderEnforcingIterable):
-    def __iter__(self) -> _AgentIterator:
-        return _AgentIterator(self.env, self.max_iter)
+    """PettingZoo's order-enforcing ``agent_iter``, reading the unwrapped env directly.
 
+    The iterator is a generator: resuming one costs less than calling an
+    iterator's ``__next__`` method, and the loop asks for the next agent on
+    every step. It yields what ``AECOrderEnforcingIterator`` returns, and
+    asserts as it does.
+    """
 
-class _AgentIterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing agent iterator, reading the unwrapped env directly."""
-
-    def __init__(self, env: OrderEnforcingWrapper, max_iter: int) -> None:
-        super().__init__(env, max_iter)
-        self._raw = env._raw
-
-    def __next__(self) -> Any:
-        raw = self._raw
-        if not raw.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
+    def __iter__(self) -> Iterator[Any]:
         env = self.env
-        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        env._has_updated = False
-        return raw.agent_selection
+        raw = env._raw
+        left = self.max_iter
+        while raw.agents and left > 0:
+            left -= 1
+            assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+            env._has_updated = False
+            yield raw.agent_selection
 
 
 for _name in _FORWARDED:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pettingzoo import AECEnv
 
 from boardgame_envs import IllegalMoveError, gomoku_v0, tictactoe_v0
 from boardgame_envs.envs.board_env import PLANE_BLACK_TO_MOVE, PLANE_LAST_MOVE
@@ -295,6 +296,12 @@ def _pettingzoo_stack(raw):
     )
 
 
+class _RawWithPettingZoosDeadStep(gomoku_v0.raw_env):
+    """The raw env with ``AECEnv._was_dead_step`` in place of ``BoardEnv``'s two-agent version."""
+
+    _was_dead_step = AECEnv._was_dead_step
+
+
 _CALL = st.one_of(
     st.tuples(st.just("step"), st.one_of(st.none(), st.integers(-1, 25))),
     st.tuples(st.just("last"), st.booleans()),
@@ -310,10 +317,11 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
 
     Any mix of steps (legal, illegal, ``None``, after the end), ``last``,
     ``observe`` and ``reset`` calls goes to both stacks; what each call returns or raises,
-    and the env's bookkeeping after it, must be the same.
+    and the env's bookkeeping after it, must be the same. PettingZoo's stack also
+    keeps PettingZoo's own ``_was_dead_step``, which ``BoardEnv`` replaces.
     """
     ours = gomoku_v0.env(board_size=5, win_length=3)
-    theirs = _pettingzoo_stack(gomoku_v0.raw_env(board_size=5, win_length=3))
+    theirs = _pettingzoo_stack(_RawWithPettingZoosDeadStep(board_size=5, win_length=3))
     for env in (ours, theirs):
         env.reset(seed=0)
 
@@ -335,11 +343,76 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
             result = (result[0]["observation"].tolist(), result[0]["action_mask"].tolist(), *result[1:])
         elif isinstance(result, dict):
             result = (result["observation"].tolist(), result["action_mask"].tolist())
-        return result, list(env.agents), dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations)
+        raw = env.unwrapped
+        return (result, list(env.agents), dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
+                dict(raw.truncations), dict(raw.infos), raw.agent_selection, getattr(raw, "_skip_agent_selection", None))  # fmt: skip
 
     for name, arg in calls:
         assert outcome(ours, name, arg) == outcome(theirs, name, arg), (name, arg)
     assert (ours.unwrapped.state() == theirs.unwrapped.state()).all()
+
+
+@pytest.mark.parametrize("max_iter", [3, 2**63])
+def test_agent_iter_matches_pettingzoos(max_iter):
+    """``env()``'s generator ``agent_iter`` yields what PettingZoo's iterator does, and stops where it stops."""
+    ours = tictactoe_v0.env()
+    theirs = _pettingzoo_stack(tictactoe_v0.raw_env())
+    seen = []
+    for env in (ours, theirs):
+        env.reset(seed=0)
+        moves = iter([4, 0, 8, 2, 1, 7, 6, 3, 5])
+        agents = []
+        for agent in env.agent_iter(max_iter):
+            agents.append(agent)
+            env.step(None if env.terminations[agent] else next(moves))
+        seen.append((agents, list(env.agents)))
+    assert seen[0] == seen[1]
+    assert len(seen[0][0]) == min(max_iter, 11)  # 9 moves, then each agent steps None once
+
+
+def test_agent_iter_asserts_a_step_between_agents():
+    for env in (tictactoe_v0.env(), _pettingzoo_stack(tictactoe_v0.raw_env())):
+        env.reset()
+        loop = iter(env.agent_iter())
+        next(loop)
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(loop)
+
+
+def _bookkeeping(env):
+    raw = env.unwrapped
+    return (list(raw.agents), raw.agent_selection, getattr(raw, "_skip_agent_selection", None), dict(raw.rewards),
+            dict(raw._cumulative_rewards), dict(raw.terminations), dict(raw.truncations), dict(raw.infos))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        [0, 1, 3, 4, 6],  # the first player wins down column a
+        [0, 3, 1, 4, 8, 5],  # the second player wins along row 2
+        [0, 1, 2, 4, 3, 5, 7, 6, 8],  # a draw
+        [0, 0],  # an illegal move ends the game through TerminateIllegalWrapper
+    ],
+)
+def test_dead_steps_match_pettingzoos(moves):
+    """Both agents leave a finished game as ``AECEnv._was_dead_step`` has them leave."""
+    ours = tictactoe_v0.env()
+    theirs = _pettingzoo_stack(_TicTacToeWithPettingZoosDeadStep())
+    for env in (ours, theirs):
+        env.reset(seed=0)
+        for a in moves:
+            env.step(a)
+    assert _bookkeeping(ours) == _bookkeeping(theirs)
+    assert all(ours.terminations.values())
+    while theirs.agents:
+        for env in (ours, theirs):
+            env.step(None)
+        assert _bookkeeping(ours) == _bookkeeping(theirs)
+    assert ours.agents == [] and ours.rewards == {}
+
+
+class _TicTacToeWithPettingZoosDeadStep(tictactoe_v0.raw_env):
+    _was_dead_step = AECEnv._was_dead_step
 
 
 def test_observe_a_state_built_from_numpy_scalars():
