@@ -139,7 +139,7 @@ class BoardEnv(AECEnv, EzPickle):
         state = self.__dict__.copy()
         # The view arrays hold flat views of each other, which a pickle would
         # turn into separate copies; the receiver makes new ones.
-        for name in ("_views", "_view_arrays", "_own_flats", "_opponent_flats", "_empty", "_no_moves"):
+        for name in ("_views", "_view_blank", "_view_buffer", "_own_flats", "_opponent_flats", "_empty", "_no_moves"):
             state.pop(name, None)
         return state
 
@@ -199,10 +199,13 @@ class BoardEnv(AECEnv, EzPickle):
         and ``_opponent_flats[colour]`` are the flat views that a stone of
         ``colour`` is written into; ``_empty`` is the empty points as int8.
         """
-        arrays = {color: [blank.copy() for blank in self._blanks] for color in (BLACK, WHITE)}
+        # All the arrays are views of one buffer, so a new game clears them in one assignment.
+        per_color = len(self._blanks)
+        self._view_blank = np.stack(self._blanks * 2)
+        self._view_buffer = self._view_blank.copy()
+        arrays = {BLACK: list(self._view_buffer[:per_color]), WHITE: list(self._view_buffer[per_color:])}
         # Index 0: white to move, 1: black to move (one array serves both without that plane).
         self._views = {color: a * (3 - len(a)) for color, a in arrays.items()}
-        self._view_arrays = [(a, blank) for color in arrays for a, blank in zip(arrays[color], self._blanks)]
         flats = {color: [a.reshape(-1) for a in arrays[color]] for color in arrays}
         self._own_flats = flats
         self._opponent_flats = {color: flats[opponent(color)] for color in flats}
@@ -213,8 +216,7 @@ class BoardEnv(AECEnv, EzPickle):
 
     def _sync_views(self, state: GameState) -> None:
         """Fill the viewers' plane arrays for ``state``; ``step`` then keeps them up to date."""
-        for planes, blank in self._view_arrays:
-            planes[...] = blank
+        self._view_buffer[...] = self._view_blank
         if state.num_moves:
             n = self.game.size
             board = state.board.reshape(n, n)
