@@ -101,6 +101,7 @@ class BoardEnv(AECEnv, EzPickle):
         self.game = game
         self.num_actions = game.num_actions
         self.render_mode = render_mode
+        self._human = render_mode == "human"
         self.possible_agents = list(agent_names)
         self._color = {agent_names[0]: BLACK, agent_names[1]: opponent(BLACK)}
         self._agent_of = {c: a for a, c in self._color.items()}
@@ -139,7 +140,7 @@ class BoardEnv(AECEnv, EzPickle):
         state = self.__dict__.copy()
         # The view arrays hold flat views of each other, which a pickle would
         # turn into separate copies; the receiver makes new ones.
-        for name in ("_views", "_view_blank", "_view_buffer", "_own_flats", "_opponent_flats", "_empty", "_no_moves"):
+        for name in ("_views", "_view_blank", "_view_buffer", "_view_flat", "_empty", "_no_moves"):
             state.pop(name, None)
         return state
 
@@ -195,9 +196,9 @@ class BoardEnv(AECEnv, EzPickle):
         """Allocate the viewers' plane arrays; :meth:`_sync_views` fills them.
 
         ``_views[colour][black_to_move]`` holds the stone planes (and the
-        colour-to-move plane) as ``colour`` sees them; ``_own_flats[colour]``
-        and ``_opponent_flats[colour]`` are the flat views that a stone of
-        ``colour`` is written into; ``_empty`` is the empty points as int8.
+        colour-to-move plane) as ``colour`` sees them, all of them views of
+        ``_view_buffer``; ``_stone_offsets[colour]`` says where in that buffer
+        a stone of ``colour`` is written; ``_empty`` is the empty points as int8.
         """
         # All the arrays are views of one buffer, so a new game clears them in one assignment.
         per_color = len(self._blanks)
@@ -206,9 +207,17 @@ class BoardEnv(AECEnv, EzPickle):
         arrays = {BLACK: list(self._view_buffer[:per_color]), WHITE: list(self._view_buffer[per_color:])}
         # Index 0: white to move, 1: black to move (one array serves both without that plane).
         self._views = {color: a * (3 - len(a)) for color, a in arrays.items()}
-        flats = {color: [a.reshape(-1) for a in arrays[color]] for color in arrays}
-        self._own_flats = flats
-        self._opponent_flats = {color: flats[opponent(color)] for color in flats}
+        # A stone of ``colour`` at action ``a`` is a 1 at ``offset + a * C`` of the flat
+        # buffer for each offset in ``_stone_offsets[colour]``: the own-stone plane of
+        # that colour's arrays and the opponent plane of the other colour's.
+        self._view_flat = self._view_buffer.reshape(-1)
+        size = self._view_blank[0].size
+        own = {BLACK: range(per_color), WHITE: range(per_color, 2 * per_color)}
+        self._stone_offsets = {
+            color: tuple(j * size + PLANE_OWN for j in own[color])
+            + tuple(j * size + PLANE_OPPONENT for j in own[opponent(color)])
+            for color in (BLACK, WHITE)
+        }
         self._empty = np.ones(self.num_actions, dtype=np.int8)
         self._no_moves = np.zeros(self.num_actions, dtype=np.int8)  # the mask of an agent not to move
         self._views_state: GameState | None = None  # the state the views describe, at _views_moves moves
@@ -334,11 +343,10 @@ class BoardEnv(AECEnv, EzPickle):
         state._place(action)
         if in_sync:
             # The new stone, in every viewer's planes.
+            flat = self._view_flat
             i = action * self._num_planes
-            for flat in self._own_flats[color]:
-                flat[i + PLANE_OWN] = 1
-            for flat in self._opponent_flats[color]:
-                flat[i + PLANE_OPPONENT] = 1
+            for offset in self._stone_offsets[color]:
+                flat[offset + i] = 1
             self._empty[action] = 0
             self._views_moves += 1
         self._cumulative_rewards[agent] = 0.0
@@ -349,7 +357,7 @@ class BoardEnv(AECEnv, EzPickle):
                 self.terminations[a] = True
             self._accumulate_rewards()
         self.agent_selection = self._agent_of[state.to_move]
-        if self.render_mode == "human":
+        if self._human:
             self.render()
 
     # --------------------------------------------------------------- outputs

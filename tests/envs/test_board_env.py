@@ -345,7 +345,8 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
             result = (result["observation"].tolist(), result["action_mask"].tolist())
         raw = env.unwrapped
         return (result, list(env.agents), dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
-                dict(raw.truncations), dict(raw.infos), raw.agent_selection, getattr(raw, "_skip_agent_selection", None))  # fmt: skip
+                dict(raw.truncations), dict(raw.infos), raw.agent_selection,
+                getattr(raw, "_skip_agent_selection", None))  # fmt: skip
 
     for name, arg in calls:
         assert outcome(ours, name, arg) == outcome(theirs, name, arg), (name, arg)
