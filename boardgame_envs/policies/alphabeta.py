@@ -301,6 +301,38 @@ class AlphaBetaPolicy:
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
+        n = state.game.size
+        if n * n > SMALL_BOARD:
+            rules = rules_of(state)
+            board = state.board.copy()
+            first = np.empty(n * n, dtype=np.int64)
+            count, status = _moves(board, rules, state.to_move, self.width, first)
+            if status == 1:
+                return int(first[0])  # a five now beats any longer plan
+            found = vcf(board, rules, state.to_move, 12)
+            if found >= 0:
+                return int(found)
+        scores = self._search(state)
+        if scores.max() <= -INF:
+            legal = state.legal_actions()
+            return int(legal[self.rng.integers(len(legal))])
+        return random_argmax(scores, self.rng)
+
+    def move_scores(self, env: Any) -> np.ndarray:
+        """The root scores ``(n*n,)`` int64 of the search :meth:`act` runs, for analysis.
+
+        From the side to move: ``WIN - p`` for a win in ``p`` plies, ``-(WIN - p)``
+        for a loss in ``p`` plies (``WIN`` is :data:`WIN`), heuristic values in
+        between, ``-INF`` for moves not searched (illegal, or cut by ``width``).
+        The best moves' scores are exact; any other move's is an upper bound
+        below the best, so a score at or below ``-(WIN - depth)`` proves a loss
+        while a higher one does not prove the move safe. Unlike :meth:`act`,
+        no shortcut for an immediate win or a forced win by fours comes first.
+        """
+        return self._search(game_state_of(env))
+
+    def _search(self, state: Any) -> np.ndarray:
+        """Iterative deepening to ``depth`` within ``time_limit``: the deepest complete iteration's root scores."""
         rules = rules_of(state)
         board = state.board.copy()
         color = state.to_move
@@ -309,20 +341,12 @@ class AlphaBetaPolicy:
         small = n * n <= SMALL_BOARD
         max_depth = self.depth or (empties if small else 6)
         _warm_up()  # compile before the clock starts, or the first move would stop at depth 1
-        if not small:
-            first = np.empty(n * n, dtype=np.int64)
-            count, status = _moves(board, rules, color, self.width, first)
-            if status == 1:
-                return int(first[0])  # a five now beats any longer plan
-            found = vcf(board, rules, color, 12)
-            if found >= 0:
-                return int(found)
         zob, tt = self._table(n * n)
         key = 0
         for a in np.flatnonzero(board):
             key ^= int(zob[board[a] - 1, a])
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        best_scores = None
+        best_scores = np.full(n * n, -INF, dtype=np.int64)
         # Small boards are solved outright: deepening would only repeat work.
         for depth in range(max_depth if small else 1, max_depth + 1):
             started = time.perf_counter()
@@ -338,7 +362,4 @@ class AlphaBetaPolicy:
                 spent = time.perf_counter() - started
                 if time.perf_counter() + 4 * spent > deadline:
                     break
-        if best_scores is None or best_scores.max() <= -INF:
-            legal = state.legal_actions()
-            return int(legal[self.rng.integers(len(legal))])
-        return random_argmax(best_scores, self.rng)
+        return best_scores

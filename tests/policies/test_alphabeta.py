@@ -114,6 +114,44 @@ def test_gomoku_finds_a_continuous_four_win():
     assert AlphaBetaPolicy(seed=0).act(env) == 60
 
 
+def test_move_scores_prove_a_win_and_a_loss():
+    """6x6, four in a row: the scores say won and lost where the position is, worked out by hand."""
+    from boardgame_envs.policies.alphabeta import INF, WIN
+
+    policy = AlphaBetaPolicy(depth=6, time_limit=None, width=36, seed=0)
+    lost = env_from(
+        """
+        O . . . . O
+        . . . . . .
+        . X X X . .
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        """,
+        win_length=4,
+    )
+    # White to move: black's b4-d4 is open at both a4 and e4 and white has no
+    # threat, so white blocks one end and black plays the other.
+    scores = policy.move_scores(lost)
+    searched = scores[scores > -INF]
+    assert searched.size > 0 and searched.max() <= -(WIN - 3)
+    won = env_from(
+        """
+        X . . . . X
+        . . . . . .
+        . X X . . .
+        . . . . . .
+        . . . . . .
+        O O O . . .
+        """,
+        win_length=4,
+    )
+    # White to move completes a1-d1 at d1 (action 33); nothing else wins at once.
+    scores = policy.move_scores(won)
+    assert int(scores.argmax()) == 33 and scores[33] >= WIN - 1
+    assert policy.act(won) == 33
+
+
 def test_renju_black_never_chooses_a_forbidden_point():
     env = env_from(
         """
