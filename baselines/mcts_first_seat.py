@@ -1,0 +1,118 @@
+"""How often can anything win against ``MCTSPolicy`` when MCTS moves first? A table of matches.
+
+    python baselines/mcts_first_seat.py --checkpoint runs/az/latest.pt --out report.md
+
+Small boards where the first player wins by force make the second seat hard:
+a player wins there only when MCTS misses its win. This script plays a set of
+players against ``MCTSPolicy(simulations=--mcts-sims)`` through the arena,
+seats alternated, and reports each seat. The players:
+
+* ``AlphaBetaPolicy`` searching full width to each ``--depths`` depth, without a time limit;
+* with ``--checkpoint``: the trained ``NetworkPolicy`` (``--simulations`` PUCT
+  simulations a move), and the same network **with an alpha-beta veto**: it
+  plays a forced win that a ``--veto-depth`` search finds, and otherwise its
+  most visited move among those that the search does not prove lost. The
+  veto is an experiment kept here, not a policy of the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs import gomoku_v0
+from boardgame_envs.alphazero import NetworkPolicy
+from boardgame_envs.arena import match
+from boardgame_envs.policies.alphabeta import INF, WIN, AlphaBetaPolicy
+from boardgame_envs.policies.base import game_state_of, random_argmax
+from report import command_line, publish  # baselines/report.py, beside this script
+
+PROVEN = WIN - 100  # a score beyond this is a forced win (or, negated, a forced loss) within the search
+
+
+class VetoedNetwork:
+    """A network's PUCT choice, overruled where an alpha-beta search proves a win or a loss."""
+
+    name = "network+veto"
+
+    def __init__(self, net: NetworkPolicy, depth: int, seed: int) -> None:
+        self.net = net
+        self.search = AlphaBetaPolicy(depth=depth, time_limit=None, width=64, seed=seed)
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, env: Any) -> int:
+        scores = self.search.move_scores(env)
+        if scores.max() >= PROVEN:
+            return random_argmax(np.where(scores == scores.max(), 1.0, -1.0), self.rng)
+        legal = game_state_of(env).legal_mask()
+        visits = self.net.distribution(env)
+        safe = legal & (scores > -INF) & (scores > -PROVEN)
+        return random_argmax(np.where(safe if safe.any() else legal, visits, -1.0), self.rng)
+
+
+def _network(checkpoint: str, simulations: int, seed: int) -> NetworkPolicy:
+    import torch
+
+    torch.set_num_threads(1)  # one thread a process: the match runs --jobs processes on a small machine
+    return NetworkPolicy.from_checkpoint(checkpoint, simulations=simulations, seed=seed)
+
+
+def _vetoed(checkpoint: str, simulations: int, depth: int, seed: int) -> VetoedNetwork:
+    return VetoedNetwork(_network(checkpoint, simulations, seed), depth, seed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--board-size", type=int, default=6)
+    parser.add_argument("--win-length", type=int, default=4)
+    parser.add_argument("--mcts-sims", type=int, default=1000)
+    parser.add_argument("--depths", type=int, nargs="*", default=[6, 8, 10], help="alpha-beta depths to play")
+    parser.add_argument("--checkpoint", default=None, help="an AlphaZero checkpoint to play, plain and vetoed")
+    parser.add_argument("--simulations", type=int, default=400, help="the network's PUCT simulations a move")
+    parser.add_argument("--veto-depth", type=int, default=6)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", default=None, help="write the report (markdown) here")
+    args = parser.parse_args(argv)
+    if args.games < 2 or any(d < 1 for d in args.depths) or args.veto_depth < 1:
+        parser.error("--games must be at least 2 and every depth at least 1")
+
+    env_fn = functools.partial(gomoku_v0.env, board_size=args.board_size, win_length=args.win_length)
+    players: list[tuple[str, Any]] = [
+        (f"`AlphaBetaPolicy(depth={d}, width=64)`", ("alphabeta", {"depth": d, "time_limit": None, "width": 64}))
+        for d in args.depths
+    ]
+    if args.checkpoint:
+        players.append((f"network, {args.simulations} simulations",
+                        functools.partial(_network, args.checkpoint, args.simulations)))  # fmt: skip
+        players.append((f"network, {args.simulations} simulations, depth-{args.veto_depth} veto",
+                        functools.partial(_vetoed, args.checkpoint, args.simulations, args.veto_depth)))  # fmt: skip
+    opponent = ("mcts", {"simulations": args.mcts_sims})
+    lines = [
+        f"Command: `{command_line(argv)}`",
+        "",
+        f"Each player against `MCTSPolicy(simulations={args.mcts_sims})` on {args.board_size}x{args.board_size}, "
+        f"{args.win_length} in a row, {args.games} games, seats alternated, match seed {args.seed}.",
+        "",
+        "| player | first seat W-D-L | second seat W-D-L | wins | time |",
+        "|---|---|---|---|---|",
+    ]
+    for label, spec in players:
+        started = time.perf_counter()
+        result = match(env_fn, spec, opponent, games=args.games, seed=args.seed, jobs=args.jobs, progress=False)
+        first, second = ("-".join(map(str, result.by_seat[seat])) for seat in ("first", "second"))
+        lines.append(f"| {label} | {first} | {second} | {100 * result.wins / result.games:.1f}% "
+                     f"| {time.perf_counter() - started:.0f} s |")  # fmt: skip
+        print(lines[-1], flush=True)
+    publish(lines, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""The second-seat baseline script: its alpha-beta veto over a network, and a tiny end-to-end run."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import pytest
+
+from ascii_boards import env_from
+from boardgame_envs import gomoku_v0
+from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkPolicy
+
+BASELINES = Path(__file__).resolve().parents[1] / "baselines"
+
+
+@pytest.fixture(scope="module")
+def script():
+    sys.path.insert(0, str(BASELINES))
+    try:
+        import mcts_first_seat
+
+        yield mcts_first_seat
+    finally:
+        sys.path.remove(str(BASELINES))
+
+
+@pytest.fixture(scope="module")
+def untrained():
+    env_fn = functools.partial(gomoku_v0.raw_env, board_size=6, win_length=4)
+    return AlphaZeroTrainer(env_fn, AlphaZeroConfig(blocks=1, channels=8, out=None)).net
+
+
+def test_veto_takes_a_forced_win_and_the_only_move_that_does_not_lose(script, untrained):
+    won = env_from(
+        """
+        X . . . . X
+        . . . . . .
+        . X X . . .
+        . . . . . .
+        . . . . . .
+        O O O . . .
+        """,
+        win_length=4,
+    )
+    # White completes a1-d1 at d1 (action 33).
+    must_block = env_from(
+        """
+        O . . . . .
+        . . . . . .
+        . X X X O .
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        """,
+        win_length=4,
+    )
+    # White to move: black's b4-d4 is closed at e4 and wins at a4 (action 12); every other move loses.
+    for seed in range(4):
+        policy = script.VetoedNetwork(NetworkPolicy(untrained, simulations=8, seed=seed), depth=4, seed=seed)
+        assert policy.act(won) == 33
+        assert policy.act(must_block) == 12
+
+
+def test_tiny_run_writes_the_table(script, tmp_path):
+    out = tmp_path / "report.md"
+    assert script.main(["--depths", "2", "--games", "2", "--mcts-sims", "20", "--jobs", "1", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "| `AlphaBetaPolicy(depth=2, width=64)` |" in text
+    row = next(line for line in text.splitlines() if line.startswith("| `AlphaBeta"))
+    first, second = row.split("|")[2:4]
+    assert sum(map(int, first.split("-"))) == 1 and sum(map(int, second.split("-"))) == 1
+
+
+def test_bad_arguments_are_refused(script):
+    with pytest.raises(SystemExit):
+        script.main(["--games", "1"])
+    with pytest.raises(SystemExit):
+        script.main(["--depths", "0"])
