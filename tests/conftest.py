@@ -1,5 +1,7 @@
 import sys
 from pathlib import Path
 
-# Let tests import the shared drawing helpers (tests/ascii_boards.py).
+# Let tests import the shared drawing helpers (tests/ascii_boards.py) and the
+# baseline scripts (baselines/*.py, which import their neighbour report.py).
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "baselines"))

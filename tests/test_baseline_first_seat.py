@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -12,18 +10,12 @@ from ascii_boards import env_from
 from boardgame_envs import gomoku_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkPolicy
 
-BASELINES = Path(__file__).resolve().parents[1] / "baselines"
-
 
 @pytest.fixture(scope="module")
 def script():
-    sys.path.insert(0, str(BASELINES))
-    try:
-        import mcts_first_seat
+    import mcts_first_seat
 
-        yield mcts_first_seat
-    finally:
-        sys.path.remove(str(BASELINES))
+    return mcts_first_seat
 
 
 @pytest.fixture(scope="module")

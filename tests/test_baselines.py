@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")
 
-BASELINES = Path(__file__).resolve().parents[1] / "baselines"
-
 
 @pytest.fixture(scope="module")
 def script():
-    sys.path.insert(0, str(BASELINES))
-    try:
-        import sb3_maskable_ppo
+    import sb3_maskable_ppo
 
-        yield sb3_maskable_ppo
-    finally:
-        sys.path.remove(str(BASELINES))
+    return sb3_maskable_ppo
 
 
 def test_random_opening_hands_over_a_live_position_with_the_learner_to_move(script):
