@@ -101,7 +101,6 @@ class BoardEnv(AECEnv, EzPickle):
         self.game = game
         self.num_actions = game.num_actions
         self.render_mode = render_mode
-        self._human = render_mode == "human"
         self.possible_agents = list(agent_names)
         self._color = {agent_names[0]: BLACK, agent_names[1]: opponent(BLACK)}
         self._agent_of = {c: a for a, c in self._color.items()}
@@ -357,7 +356,7 @@ class BoardEnv(AECEnv, EzPickle):
                 self.terminations[a] = True
             self._accumulate_rewards()
         self.agent_selection = self._agent_of[state.to_move]
-        if self._human:
+        if self.render_mode == "human":
             self.render()
 
     # --------------------------------------------------------------- outputs

@@ -13,8 +13,8 @@ calls before reset) runs PettingZoo's own code, so the semantics are theirs.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from collections.abc import Iterator
+from operator import attrgetter
 from typing import Any
 
 from pettingzoo import AECEnv
