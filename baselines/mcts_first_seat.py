@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 2 or any(d < 1 for d in args.depths) or args.veto_depth < 1:
         parser.error("--games must be at least 2 and every depth at least 1")
+    if not args.depths and not args.checkpoint:
+        parser.error("nothing to play: give --depths, --checkpoint or both")
 
     env_fn = functools.partial(gomoku_v0.env, board_size=args.board_size, win_length=args.win_length)
     players: list[tuple[str, Any]] = [

@@ -70,3 +70,5 @@ def test_bad_arguments_are_refused(script):
         script.main(["--games", "1"])
     with pytest.raises(SystemExit):
         script.main(["--depths", "0"])
+    with pytest.raises(SystemExit):
+        script.main(["--depths"])  # no depths and no checkpoint: nothing to play
