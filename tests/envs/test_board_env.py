@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -288,18 +290,24 @@ def test_observations_are_fresh_arrays():
 
 
 def _pettingzoo_stack(raw):
-    """PettingZoo's own wrappers, unmodified, in the order ``env()`` uses."""
+    """PettingZoo's own wrappers, unmodified, in the order ``env()`` uses, over ``raw``.
+
+    ``raw`` also gets back PettingZoo's own ``AECEnv._was_dead_step`` in place
+    of ``BoardEnv``'s two-agent version, so that side is PettingZoo's throughout.
+    """
     from pettingzoo.utils import wrappers
 
+    raw._was_dead_step = types.MethodType(AECEnv._was_dead_step, raw)
     return wrappers.OrderEnforcingWrapper(
         wrappers.AssertOutOfBoundsWrapper(wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1))
     )
 
 
-class _RawWithPettingZoosDeadStep(gomoku_v0.raw_env):
-    """The raw env with ``AECEnv._was_dead_step`` in place of ``BoardEnv``'s two-agent version."""
-
-    _was_dead_step = AECEnv._was_dead_step
+def _bookkeeping(env):
+    """What an AEC env keeps of the game, read through ``env`` (wrapped or not)."""
+    return (list(env.agents), env.agent_selection, getattr(env.unwrapped, "_skip_agent_selection", None),
+            dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations), dict(env.truncations),
+            dict(env.infos))  # fmt: skip
 
 
 _CALL = st.one_of(
@@ -321,7 +329,7 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
     keeps PettingZoo's own ``_was_dead_step``, which ``BoardEnv`` replaces.
     """
     ours = gomoku_v0.env(board_size=5, win_length=3)
-    theirs = _pettingzoo_stack(_RawWithPettingZoosDeadStep(board_size=5, win_length=3))
+    theirs = _pettingzoo_stack(gomoku_v0.raw_env(board_size=5, win_length=3))
     for env in (ours, theirs):
         env.reset(seed=0)
 
@@ -343,10 +351,7 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
             result = (result[0]["observation"].tolist(), result[0]["action_mask"].tolist(), *result[1:])
         elif isinstance(result, dict):
             result = (result["observation"].tolist(), result["action_mask"].tolist())
-        raw = env.unwrapped
-        return (result, list(env.agents), dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
-                dict(raw.truncations), dict(raw.infos), raw.agent_selection,
-                getattr(raw, "_skip_agent_selection", None))  # fmt: skip
+        return result, _bookkeeping(env)
 
     for name, arg in calls:
         assert outcome(ours, name, arg) == outcome(theirs, name, arg), (name, arg)
@@ -380,12 +385,6 @@ def test_agent_iter_asserts_a_step_between_agents():
             next(loop)
 
 
-def _bookkeeping(env):
-    raw = env.unwrapped
-    return (list(raw.agents), raw.agent_selection, getattr(raw, "_skip_agent_selection", None), dict(raw.rewards),
-            dict(raw._cumulative_rewards), dict(raw.terminations), dict(raw.truncations), dict(raw.infos))  # fmt: skip
-
-
 @pytest.mark.parametrize(
     "moves",
     [
@@ -398,7 +397,7 @@ def _bookkeeping(env):
 def test_dead_steps_match_pettingzoos(moves):
     """Both agents leave a finished game as ``AECEnv._was_dead_step`` has them leave."""
     ours = tictactoe_v0.env()
-    theirs = _pettingzoo_stack(_TicTacToeWithPettingZoosDeadStep())
+    theirs = _pettingzoo_stack(tictactoe_v0.raw_env())
     for env in (ours, theirs):
         env.reset(seed=0)
         for a in moves:
@@ -410,10 +409,6 @@ def test_dead_steps_match_pettingzoos(moves):
             env.step(None)
         assert _bookkeeping(ours) == _bookkeeping(theirs)
     assert ours.agents == [] and ours.rewards == {}
-
-
-class _TicTacToeWithPettingZoosDeadStep(tictactoe_v0.raw_env):
-    _was_dead_step = AECEnv._was_dead_step
 
 
 def test_observe_a_state_built_from_numpy_scalars():
