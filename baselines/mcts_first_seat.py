@@ -28,7 +28,7 @@ import numpy as np
 from boardgame_envs import gomoku_v0
 from boardgame_envs.alphazero import NetworkPolicy
 from boardgame_envs.arena import match
-from boardgame_envs.policies.alphabeta import INF, WIN, AlphaBetaPolicy
+from boardgame_envs.policies.alphabeta import WIN, AlphaBetaPolicy
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from report import command_line, publish  # baselines/report.py, beside this script
 
@@ -51,7 +51,7 @@ class VetoedNetwork:
             return random_argmax(np.where(scores == scores.max(), 1.0, -1.0), self.rng)
         legal = game_state_of(env).legal_mask()
         visits = self.net.distribution(env)
-        safe = legal & (scores > -INF) & (scores > -PROVEN)
+        safe = legal & (scores > -PROVEN)  # searched (above -INF) and not proven lost
         return random_argmax(np.where(safe if safe.any() else legal, visits, -1.0), self.rng)
 
 
