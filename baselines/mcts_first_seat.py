@@ -12,7 +12,14 @@ seats alternated, and reports each seat. The players:
   simulations a move), and the same network **with an alpha-beta veto**: it
   plays a forced win that a ``--veto-depth`` search finds, and otherwise its
   most visited move among those that the search does not prove lost. The
-  veto is an experiment kept here, not a policy of the package.
+  veto is an experiment kept here, not a policy of the package;
+* with ``--exact``: a player that knows the exact value of every move, from
+  ``solve_mnk.py``'s search (boards of at most 36 cells). It plays a winning
+  move when it has one, the first it proves in centre-first order; otherwise
+  it values every move and plays one of the best, the one a depth
+  ``--veto-depth`` alpha-beta search scores highest. In a lost position that
+  is the longest defence the search sees, and any mistake MCTS makes is
+  taken at once.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from boardgame_envs.arena import match
 from boardgame_envs.policies.alphabeta import WIN, AlphaBetaPolicy
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from report import command_line, publish  # baselines/report.py, beside this script
+from solve_mnk import Solver  # baselines/solve_mnk.py, beside this script
 
 PROVEN = WIN - 100  # a score beyond this is a forced win (or, negated, a forced loss) within the search
 
@@ -55,6 +63,44 @@ class VetoedNetwork:
         return random_argmax(np.where(safe if safe.any() else legal, visits, -1.0), self.rng)
 
 
+@functools.lru_cache(maxsize=None)
+def _solver(size: int, win_length: int) -> Solver:
+    # One a process, so that exact values carry over from game to game (the arena builds a player a game).
+    return Solver(size, size, win_length)
+
+
+class ExactPlayer:
+    """A winning move if there is one; else a move of the best exact value, alpha-beta breaking ties."""
+
+    name = "exact"
+
+    def __init__(self, size: int, win_length: int, depth: int, seed: int) -> None:
+        self.solver = _solver(size, win_length)
+        self.search = AlphaBetaPolicy(depth=depth, time_limit=None, width=64, seed=seed)
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, env: Any) -> int:
+        state = game_state_of(env)
+        size = state.game.size
+        centre = (size - 1) / 2
+        children = {}
+        for action in sorted(state.legal_actions(), key=lambda a: abs(a // size - centre) + abs(a % size - centre)):
+            child = state.clone()
+            child.play(int(action))
+            if child.winner:
+                return int(action)
+            children[int(action)] = child
+        for action, child in children.items():
+            # A null window asks only "does the opponent lose?": cheaper than an exact value.
+            if not child.terminal and self.solver.board_value(child.board, -1, 0) <= -1:
+                return action
+        values = np.full(state.game.num_actions, -2)
+        for action, child in children.items():
+            values[action] = 0 if child.terminal else -self.solver.board_value(child.board)
+        best = values == values.max()
+        return random_argmax(np.where(best, self.search.move_scores(env), -np.inf), self.rng)
+
+
 def _network(checkpoint: str, simulations: int, seed: int) -> NetworkPolicy:
     import torch
 
@@ -74,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depths", type=int, nargs="*", default=[6, 8, 10], help="alpha-beta depths to play")
     parser.add_argument("--checkpoint", default=None, help="an AlphaZero checkpoint to play, plain and vetoed")
     parser.add_argument("--simulations", type=int, default=400, help="the network's PUCT simulations a move")
-    parser.add_argument("--veto-depth", type=int, default=6)
+    parser.add_argument("--veto-depth", type=int, default=6, help="the veto's search depth, and the exact player's")
+    parser.add_argument("--exact", action="store_true", help="also play the exact player (at most 36 cells)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
@@ -82,8 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 2 or any(d < 1 for d in args.depths) or args.veto_depth < 1:
         parser.error("--games must be at least 2 and every depth at least 1")
-    if not args.depths and not args.checkpoint:
-        parser.error("nothing to play: give --depths, --checkpoint or both")
+    if not args.depths and not args.checkpoint and not args.exact:
+        parser.error("nothing to play: give --depths, --checkpoint, --exact or a mix")
+    if args.exact and args.board_size**2 > 36:
+        parser.error("--exact solves boards of at most 36 cells")
 
     env_fn = functools.partial(gomoku_v0.env, board_size=args.board_size, win_length=args.win_length)
     players: list[tuple[str, Any]] = [
@@ -95,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
                         functools.partial(_network, args.checkpoint, args.simulations)))  # fmt: skip
         players.append((f"network, {args.simulations} simulations, depth-{args.veto_depth} veto",
                         functools.partial(_vetoed, args.checkpoint, args.simulations, args.veto_depth)))  # fmt: skip
+    if args.exact:
+        players.append((f"exact values, depth-{args.veto_depth} alpha-beta between equals",
+                        functools.partial(ExactPlayer, args.board_size, args.win_length, args.veto_depth)))  # fmt: skip
     opponent = ("mcts", {"simulations": args.mcts_sims})
     lines = [
         f"Command: `{command_line(argv)}`",

@@ -55,14 +55,46 @@ def test_veto_takes_a_forced_win_and_the_only_move_that_does_not_lose(script, un
         assert policy.act(must_block) == 12
 
 
+def test_exact_player_takes_a_win_and_the_only_defence(script):
+    won = env_from(
+        """
+        X . . . . X
+        . . . . . .
+        . X X . . .
+        . . . . . .
+        . . . . . .
+        O O O . . .
+        """,
+        win_length=4,
+    )
+    must_block = env_from(
+        """
+        O . . . . .
+        . . . . . .
+        . X X X O .
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        """,
+        win_length=4,
+    )
+    for seed in range(2):
+        player = script.ExactPlayer(6, 4, depth=2, seed=seed)
+        assert player.act(won) == 33  # d1 completes a1-d1
+        assert player.act(must_block) == 12  # a4: anything else lets b4-d4 become four in a row
+
+
 def test_tiny_run_writes_the_table(script, tmp_path):
     out = tmp_path / "report.md"
-    assert script.main(["--depths", "2", "--games", "2", "--mcts-sims", "20", "--jobs", "1", "--out", str(out)]) == 0
-    text = out.read_text()
-    assert "| `AlphaBetaPolicy(depth=2, width=64)` |" in text
-    row = next(line for line in text.splitlines() if line.startswith("| `AlphaBeta"))
-    first, second = row.split("|")[2:4]
-    assert sum(map(int, first.split("-"))) == 1 and sum(map(int, second.split("-"))) == 1
+    argv = ["--depths", "2", "--exact", "--games", "2", "--mcts-sims", "20", "--jobs", "1", "--out", str(out)]
+    assert script.main(argv) == 0
+    rows = [line for line in out.read_text().splitlines() if line.startswith(("| `AlphaBeta", "| exact"))]
+    assert rows[0].startswith("| `AlphaBetaPolicy(depth=2, width=64)` |") and len(rows) == 2
+    for row in rows:
+        first, second = row.split("|")[2:4]
+        assert sum(map(int, first.split("-"))) == 1 and sum(map(int, second.split("-"))) == 1
+    # The exact player wins as first player whatever MCTS does: 6x6, four in a row is a first-player win.
+    assert rows[1].split("|")[2].strip() == "1-0-0"
 
 
 def test_bad_arguments_are_refused(script):
