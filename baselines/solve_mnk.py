@@ -319,32 +319,39 @@ def verify_first_player_win(solver: Solver, game: MNKGame, progress: bool = Fals
     return Proof(positions=len(checked), first_move=int(np.flatnonzero(winning_child(root).board)[0]))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=6, help="board side (rows = columns)")
     parser.add_argument("--k", type=int, default=4, help="stones in a row to win")
     parser.add_argument("--check", action="store_true", help="first solve the small games of known value")
     parser.add_argument("--verify", action="store_true",
                         help="then replay the first player's win against every reply, through the package's rules")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.check:
         for (rows, cols, k), known in KNOWN.items():
             got = Solver(rows, cols, k, tt_bits=20).first_player_value([])
             print(f"{rows},{cols},{k}: {got:+d} (known {known:+d}){'' if got == known else '  MISMATCH'}")
             if got != known:
                 raise SystemExit(1)
-    solver = Solver(args.size, args.size, args.k)
+    try:
+        game = MNKGame(args.size, args.k)
+        solver = Solver(args.size, args.size, args.k)
+    except ValueError as error:
+        parser.error(str(error))
     total = time.perf_counter()
     print(f"{args.size}x{args.size}, {args.k} in a row: value for the first player after each distinct first move")
+    values = {}
     for cell in solver.distinct_first_moves():
         start, before = time.perf_counter(), int(solver.nodes[0])
-        value = solver.first_player_value([cell])
-        print(f"  {solver.name(cell)}: {value:+d}  ({int(solver.nodes[0]) - before:,} nodes, "
+        values[cell] = solver.first_player_value([cell])
+        print(f"  {solver.name(cell)}: {values[cell]:+d}  ({int(solver.nodes[0]) - before:,} nodes, "
               f"{time.perf_counter() - start:.1f} s)", flush=True)
     print(f"total {time.perf_counter() - total:.1f} s, {int(solver.nodes[0]):,} nodes")
-    if args.verify:
+    if args.verify and max(values.values()) < 1:
+        print("the first player has no winning first move: no win to verify")
+    elif args.verify:
         start = time.perf_counter()
-        proof = verify_first_player_win(solver, MNKGame(args.size, args.k), progress=True)
+        proof = verify_first_player_win(solver, game, progress=True)
         print(f"verified: the first player wins with {solver.name(proof.first_move)} against every reply; "
               f"{proof.positions:,} positions checked, {time.perf_counter() - start:.0f} s")
 

@@ -104,3 +104,13 @@ def test_bad_input(solve_mnk):
         solver.value([0, 0])
     with pytest.raises(ValueError, match="16 cells"):
         solver.board_value(np.zeros(9))
+
+
+def test_command_line(solve_mnk, capsys):
+    solve_mnk.main(["--size", "4", "--k", "3", "--verify"])
+    out = capsys.readouterr().out
+    assert "  a4: +1" in out and "verified: the first player wins with b3 against every reply" in out
+    solve_mnk.main(["--size", "3", "--k", "3", "--verify"])
+    assert "no win to verify" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        solve_mnk.main(["--size", "4", "--k", "5"])
