@@ -24,7 +24,10 @@ def untrained():
     return AlphaZeroTrainer(env_fn, AlphaZeroConfig(blocks=1, channels=8, out=None)).net
 
 
-def test_veto_takes_a_forced_win_and_the_only_move_that_does_not_lose(script, untrained):
+@pytest.fixture
+def won_and_must_block():
+    """Two 6x6 four-in-a-row positions, white to move, each with one right answer."""
+    # White completes a1-d1 at d1 (action 33).
     won = env_from(
         """
         X . . . . X
@@ -36,7 +39,7 @@ def test_veto_takes_a_forced_win_and_the_only_move_that_does_not_lose(script, un
         """,
         win_length=4,
     )
-    # White completes a1-d1 at d1 (action 33).
+    # Black's b4-d4 is closed at e4 and wins at a4 (action 12); every other white move loses.
     must_block = env_from(
         """
         O . . . . .
@@ -48,40 +51,23 @@ def test_veto_takes_a_forced_win_and_the_only_move_that_does_not_lose(script, un
         """,
         win_length=4,
     )
-    # White to move: black's b4-d4 is closed at e4 and wins at a4 (action 12); every other move loses.
+    return won, must_block
+
+
+def test_veto_takes_a_forced_win_and_the_only_move_that_does_not_lose(script, untrained, won_and_must_block):
+    won, must_block = won_and_must_block
     for seed in range(4):
         policy = script.VetoedNetwork(NetworkPolicy(untrained, simulations=8, seed=seed), depth=4, seed=seed)
         assert policy.act(won) == 33
         assert policy.act(must_block) == 12
 
 
-def test_exact_player_takes_a_win_and_the_only_defence(script):
-    won = env_from(
-        """
-        X . . . . X
-        . . . . . .
-        . X X . . .
-        . . . . . .
-        . . . . . .
-        O O O . . .
-        """,
-        win_length=4,
-    )
-    must_block = env_from(
-        """
-        O . . . . .
-        . . . . . .
-        . X X X O .
-        . . . . . .
-        . . . . . .
-        . . . . . .
-        """,
-        win_length=4,
-    )
+def test_exact_player_takes_a_win_and_the_only_defence(script, won_and_must_block):
+    won, must_block = won_and_must_block
     for seed in range(2):
         player = script.ExactPlayer(6, 4, depth=2, seed=seed)
-        assert player.act(won) == 33  # d1 completes a1-d1
-        assert player.act(must_block) == 12  # a4: anything else lets b4-d4 become four in a row
+        assert player.act(won) == 33
+        assert player.act(must_block) == 12
 
 
 def test_tiny_run_writes_the_table(script, tmp_path):
