@@ -19,7 +19,8 @@ seats alternated, and reports each seat. The players:
   it values every move and plays one of the best, the one a depth
   ``--veto-depth`` alpha-beta search scores highest. In a lost position that
   is the longest defence the search sees, and any mistake MCTS makes is
-  taken at once.
+  taken at once. With ``--traps-from N``, lost positions of N stones or
+  more pick instead the move that leaves MCTS the fewest winning replies.
 """
 
 from __future__ import annotations
@@ -74,10 +75,20 @@ class ExactPlayer:
 
     name = "exact"
 
-    def __init__(self, size: int, win_length: int, depth: int, seed: int) -> None:
+    def __init__(self, size: int, win_length: int, depth: int, seed: int, traps_from: int | None = None) -> None:
         self.solver = _solver(size, win_length)
         self.search = AlphaBetaPolicy(depth=depth, time_limit=None, width=64, seed=seed)
         self.rng = np.random.default_rng(seed)
+        self.traps_from = traps_from
+
+    def _winning_replies(self, child: Any) -> int:
+        # How many of the opponent's moves in ``child`` keep its win: fewer, the easier to go wrong.
+        count = 0
+        for action in child.legal_actions():
+            reply = child.clone()
+            reply.play(int(action))
+            count += bool(reply.winner) or (not reply.terminal and self.solver.board_value(reply.board, -1, 0) <= -1)
+        return count
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
@@ -98,6 +109,9 @@ class ExactPlayer:
         for action, child in children.items():
             values[action] = 0 if child.terminal else -self.solver.board_value(child.board)
         best = values == values.max()
+        if values.max() == -1 and self.traps_from is not None and state.num_moves >= self.traps_from:
+            fewest = np.array([-self._winning_replies(children[a]) if best[a] else -np.inf for a in range(len(best))])
+            return random_argmax(fewest, self.rng)
         return random_argmax(np.where(best, self.search.move_scores(env), -np.inf), self.rng)
 
 
@@ -122,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=400, help="the network's PUCT simulations a move")
     parser.add_argument("--veto-depth", type=int, default=6, help="the veto's search depth, and the exact player's")
     parser.add_argument("--exact", action="store_true", help="also play the exact player (at most 36 cells)")
+    parser.add_argument("--traps-from", type=int, default=None,
+                        help="the exact player's lost positions with this many stones or more: fewest winning replies")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
@@ -144,9 +160,14 @@ def main(argv: list[str] | None = None) -> int:
                         functools.partial(_network, args.checkpoint, args.simulations)))  # fmt: skip
         players.append((f"network, {args.simulations} simulations, depth-{args.veto_depth} veto",
                         functools.partial(_vetoed, args.checkpoint, args.simulations, args.veto_depth)))  # fmt: skip
+    if args.traps_from is not None and (not args.exact or args.traps_from < 0):
+        parser.error("--traps-from needs --exact and a stone count of 0 or more")
     if args.exact:
-        players.append((f"exact values, depth-{args.veto_depth} alpha-beta between equals",
-                        functools.partial(ExactPlayer, args.board_size, args.win_length, args.veto_depth)))  # fmt: skip
+        label = f"exact values, depth-{args.veto_depth} alpha-beta between equals"
+        if args.traps_from is not None:
+            label += f" (fewest winning replies from {args.traps_from} stones)"
+        players.append((label, functools.partial(ExactPlayer, args.board_size, args.win_length, args.veto_depth,
+                                                 traps_from=args.traps_from)))  # fmt: skip
     opponent = ("mcts", {"simulations": args.mcts_sims})
     lines = [
         f"Command: `{command_line(argv)}`",

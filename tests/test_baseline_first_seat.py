@@ -90,3 +90,18 @@ def test_bad_arguments_are_refused(script):
         script.main(["--depths", "0"])
     with pytest.raises(SystemExit):
         script.main(["--depths"])  # no depths and no checkpoint: nothing to play
+
+
+def test_trap_setting_exact_player(script, tmp_path):
+    # 5x5, three in a row is a first-player win too, and small enough to count winning replies from the start.
+    out = tmp_path / "report.md"
+    argv = ["--board-size", "5", "--win-length", "3", "--depths", "--exact", "--traps-from", "0", "--games", "2",
+            "--mcts-sims", "20", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    assert script.main(argv) == 0
+    row = next(line for line in out.read_text().splitlines() if "fewest winning replies from 0 stones" in line)
+    assert row.split("|")[2].strip() == "1-0-0"
+
+
+def test_traps_need_the_exact_player(script):
+    with pytest.raises(SystemExit):
+        script.main(["--depths", "2", "--traps-from", "5"])
