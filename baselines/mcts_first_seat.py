@@ -87,24 +87,18 @@ class ExactPlayer:
         for action in child.legal_actions():
             reply = child.clone()
             reply.play(int(action))
-            count += bool(reply.winner) or (not reply.terminal and self.solver.board_value(reply.board, -1, 0) <= -1)
+            count += self.solver.wins_by_force(reply)
         return count
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
-        size = state.game.size
-        centre = (size - 1) / 2
+        win = self.solver.winning_move(state)
+        if win is not None:
+            return win
         children = {}
-        for action in sorted(state.legal_actions(), key=lambda a: abs(a // size - centre) + abs(a % size - centre)):
-            child = state.clone()
-            child.play(int(action))
-            if child.winner:
-                return int(action)
-            children[int(action)] = child
-        for action, child in children.items():
-            # A null window asks only "does the opponent lose?": cheaper than an exact value.
-            if not child.terminal and self.solver.board_value(child.board, -1, 0) <= -1:
-                return action
+        for action in state.legal_actions().tolist():
+            children[action] = state.clone()
+            children[action].play(action)
         values = np.full(state.game.num_actions, -2)
         for action, child in children.items():
             values[action] = 0 if child.terminal else -self.solver.board_value(child.board)
@@ -149,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("nothing to play: give --depths, --checkpoint, --exact or a mix")
     if args.exact and args.board_size**2 > 36:
         parser.error("--exact solves boards of at most 36 cells")
+    if args.traps_from is not None and (not args.exact or args.traps_from < 0):
+        parser.error("--traps-from needs --exact and a stone count of 0 or more")
 
     env_fn = functools.partial(gomoku_v0.env, board_size=args.board_size, win_length=args.win_length)
     players: list[tuple[str, Any]] = [
@@ -160,8 +156,6 @@ def main(argv: list[str] | None = None) -> int:
                         functools.partial(_network, args.checkpoint, args.simulations)))  # fmt: skip
         players.append((f"network, {args.simulations} simulations, depth-{args.veto_depth} veto",
                         functools.partial(_vetoed, args.checkpoint, args.simulations, args.veto_depth)))  # fmt: skip
-    if args.traps_from is not None and (not args.exact or args.traps_from < 0):
-        parser.error("--traps-from needs --exact and a stone count of 0 or more")
     if args.exact:
         label = f"exact values, depth-{args.veto_depth} alpha-beta between equals"
         if args.traps_from is not None:

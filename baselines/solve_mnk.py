@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from boardgame_envs.games.lines import DIRECTIONS
 from boardgame_envs.games.mnk import GameState, MNKGame
 
 TT_BITS = 24
@@ -41,7 +42,7 @@ def windows(rows: int, cols: int, k: int) -> np.ndarray:
     out = []
     for r in range(rows):
         for c in range(cols):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            for dr, dc in DIRECTIONS.tolist():
                 end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
                 if 0 <= end_r < rows and 0 <= end_c < cols:
                     out.append([(r + dr * i) * cols + (c + dc * i) for i in range(k)])
@@ -228,6 +229,28 @@ class Solver:
         return int(_negamax(moved % 2, alpha, beta, moved, board, count, self.win, self.cwin, self.k,
                             self.zob, key, self.tt_key, self.tt_lo, self.tt_hi, self.tt_move, self.nodes))
 
+    def wins_by_force(self, state: GameState) -> bool:
+        """Whether the player who has just moved into ``state`` has won, or wins by force."""
+        return bool(state.winner) or (not state.terminal and self.board_value(state.board, -1, 0) <= -1)
+
+    def winning_move(self, state: GameState) -> int | None:
+        """A move that wins for the side to move, centre first and immediate wins before forced ones; else None."""
+        size = state.game.size
+        centre = (size - 1) / 2
+
+        def from_centre(action: int) -> float:
+            return abs(action // size - centre) + abs(action % size - centre)
+
+        children = []
+        for action in sorted(state.legal_actions().tolist(), key=from_centre):
+            child = state.clone()
+            child.play(action)
+            if child.winner:
+                return action
+            children.append((action, child))
+        # A null window asks only "does the opponent lose?": cheaper than an exact value.
+        return next((action for action, child in children if self.wins_by_force(child)), None)
+
     def first_player_value(self, moves: list[int]) -> int:
         """+1, 0 or -1 for the first player after ``moves``, by two null-window searches."""
         sign = 1 if len(moves) % 2 == 0 else -1
@@ -275,23 +298,15 @@ def verify_first_player_win(solver: Solver, game: MNKGame, progress: bool = Fals
     every game must end in the first player's win by ``game``'s own win check.
     Raises :class:`NotAWin` where it does not. Transpositions are checked once.
     """
-    center = (game.size - 1) / 2
-    order = sorted(range(game.num_actions), key=lambda c: abs(c // game.size - center) + abs(c % game.size - center))
     checked: set[bytes] = set()
 
     def winning_child(state: GameState) -> GameState:
-        children = []
-        for action in order:
-            if state.board[action] == 0:
-                child = state.clone()
-                child.play(action)
-                if child.winner:
-                    return child
-                children.append(child)
-        for child in children:
-            if not child.terminal and solver.board_value(child.board, -1, 0) <= -1:
-                return child
-        raise NotAWin(f"no winning move for the first player in\n{state}")
+        action = solver.winning_move(state)
+        if action is None:
+            raise NotAWin(f"no winning move for the first player in\n{state}")
+        child = state.clone()
+        child.play(action)
+        return child
 
     def first_to_move(state: GameState) -> None:
         key = state.board.tobytes()
