@@ -12,7 +12,7 @@ import argparse
 import time
 
 from boardgame_envs import tictactoe_v0
-from boardgame_envs.cli import make_policy
+from boardgame_envs.policies.registry import make_policy
 from boardgame_envs.policies.perfect import PerfectPolicy
 
 
@@ -28,7 +28,7 @@ def main() -> None:
         env = tictactoe_v0.env()
         env.reset(seed=args.seed + game)
         seat = "first" if game % 2 == 0 else "second"
-        tested = make_policy(args.policy, args.seed * 100_003 + game)
+        tested = make_policy(args.policy, seed=args.seed * 100_003 + game)
         perfect = PerfectPolicy(seed=args.seed * 100_003 + game + 50_000)
         players = dict(zip(env.possible_agents, (tested, perfect) if seat == "first" else (perfect, tested)))
         for agent in env.agent_iter():

@@ -1,8 +1,9 @@
 """Matches between policies: seats swapped, seeded, parallel; score intervals and Elo.
 
-A *spec* names a policy so that worker processes can build it: a name
-(``"random"``, ``"mcts"``, ``"alphabeta"``, ``"perfect"``), a pair
-``(name, kwargs)``, or any picklable factory ``f(seed) -> policy``.
+A *spec* names a policy so that worker processes can build it: anything
+:func:`boardgame_envs.policies.registry.make_policy` accepts (``"mcts:simulations=200"``,
+a pair ``(name, kwargs)``, a ``.pt`` checkpoint path, any picklable factory
+``f(seed) -> policy``).
 Every game gets its own seed derived from the match seed and its index, and
 both policies are rebuilt with seeds from it, so a match's result does not
 depend on ``jobs`` or on the order games finish in.
@@ -19,23 +20,10 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from boardgame_envs.policies.registry import make_policy, spec_name
+
 Z95 = 1.959964
 ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
-
-
-def resolve_policy(spec: Any, seed: int) -> Any:
-    """Build the policy a spec names, seeded."""
-    from boardgame_envs.cli import POLICIES, make_policy
-
-    if isinstance(spec, str):
-        return make_policy(spec, seed)
-    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
-        name, kwargs = spec
-        policy = make_policy(name, seed)
-        return type(policy)(**{**kwargs, "seed": seed})
-    if callable(spec):
-        return spec(seed)
-    raise ValueError(f"cannot build a policy from {spec!r}; names are {', '.join(POLICIES)}")
 
 
 def play_game(env_fn: Callable[[], Any], first: Any, second: Any) -> tuple[int, list[int]]:
@@ -57,7 +45,7 @@ def _game_task(args: tuple) -> tuple[int, int]:
     env_fn, spec_a, spec_b, game_seed, a_first = args
     rng = np.random.default_rng(game_seed)
     seed_a, seed_b = (int(s) for s in rng.integers(2**31, size=2))
-    a, b = resolve_policy(spec_a, seed_a), resolve_policy(spec_b, seed_b)
+    a, b = make_policy(spec_a, seed=seed_a), make_policy(spec_b, seed=seed_b)
     winner, _ = play_game(env_fn, a, b) if a_first else play_game(env_fn, b, a)
     a_seat = 1 if a_first else 2
     outcome = 0 if winner == 0 else (1 if winner == a_seat else -1)
@@ -127,10 +115,6 @@ def elo_from_score(score: float) -> float:
     return max(-ELO_CAP, min(ELO_CAP, -400.0 * math.log10(1.0 / score - 1.0)))
 
 
-def _name(spec: Any) -> str:
-    return spec if isinstance(spec, str) else spec[0] if isinstance(spec, tuple) else getattr(spec, "__name__", "policy")
-
-
 def match(
     env_fn: Callable[[], Any], spec_a: Any, spec_b: Any, games: int = 100, seed: int = 0,
     jobs: int = 1, progress: bool = True,
@@ -142,7 +126,7 @@ def match(
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
     tasks = [(env_fn, spec_a, spec_b, int(seeds[i]), i % 2 == 0) for i in range(games)]
-    result = MatchResult(_name(spec_a), _name(spec_b))
+    result = MatchResult(spec_name(spec_a), spec_name(spec_b))
     bar = tqdm(total=games, desc=f"{result.name_a} vs {result.name_b}", disable=not progress, leave=False)
     if jobs == 1:
         outcomes = map(_game_task, tasks)

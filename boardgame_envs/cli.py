@@ -6,39 +6,15 @@ import argparse
 import sys
 from typing import Any
 
-POLICIES = ("random", "mcts", "alphabeta", "perfect")
-
-
-def make_policy(name: str, seed: int) -> Any:
-    """A built-in policy by name, with its default settings; a ``.pt`` path loads an AlphaZero network."""
-    from boardgame_envs import policies
-
-    if name.endswith(".pt"):
-        try:
-            from boardgame_envs.alphazero import NetworkPolicy
-        except ImportError:
-            raise ValueError(f"cannot load {name!r}: boardgame_envs.alphazero is not available") from None
-        try:
-            return NetworkPolicy.from_checkpoint(name, seed=seed)
-        except (FileNotFoundError, ValueError) as exc:
-            raise ValueError(f"cannot load {name!r}: {exc}") from None
-
-    classes = {
-        "random": policies.RandomPolicy,
-        "mcts": policies.MCTSPolicy,
-        "alphabeta": policies.AlphaBetaPolicy,
-        "perfect": policies.PerfectPolicy,
-    }
-    if name not in classes:
-        raise ValueError(f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}")
-    return classes[name](seed=seed)
-
+from boardgame_envs.policies.registry import check_spec, make_policy
 
 def policy_arg(text: str) -> str:
-    """argparse type of a policy: a built-in name or an AlphaZero checkpoint (``.pt``)."""
-    if text in POLICIES or text.endswith(".pt"):
-        return text
-    raise argparse.ArgumentTypeError(f"unknown policy {text!r}; expected one of {', '.join(POLICIES)} or a .pt checkpoint")
+    """argparse type of a policy spec (``mcts:simulations=200``, a ``.pt`` checkpoint, ...), checked now."""
+    try:
+        check_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def check_fits(policy: Any, env: Any) -> None:
@@ -61,7 +37,7 @@ def demo(args: argparse.Namespace) -> int:
     if args.game != "tictactoe" and "perfect" in (args.first, args.second):
         raise ValueError("the perfect player only knows small boards (tic-tac-toe)")
     env.reset(seed=args.seed)
-    players = dict(zip(env.possible_agents, (make_policy(args.first, args.seed), make_policy(args.second, args.seed + 1))))
+    players = dict(zip(env.possible_agents, (make_policy(args.first, seed=args.seed), make_policy(args.second, seed=args.seed + 1))))
     for policy in players.values():
         check_fits(policy, env)
     for agent in env.agent_iter():
@@ -82,9 +58,7 @@ def arena(args: argparse.Namespace) -> int:
     from boardgame_envs.arena import match, round_robin
 
     for name in args.policies:
-        if name not in POLICIES and not name.endswith(".pt"):
-            raise ValueError(f"unknown policy {name!r}; expected one of {', '.join(POLICIES)}")
-        make_policy(name, 0)  # fail before any game is played
+        make_policy(name, seed=0)  # fail before any game is played
     if args.game == "tictactoe":
         env_fn = tictactoe_v0.env
     else:
@@ -111,7 +85,7 @@ def play(args: argparse.Namespace) -> int:
         env_fn = functools.partial(tictactoe_v0.raw_env, render_mode="ansi")
     else:
         env_fn = functools.partial(gomoku_v0.raw_env, args.board_size, args.win_length, args.rule, render_mode="ansi")
-    opponent = make_policy(args.opponent, args.seed)
+    opponent = make_policy(args.opponent, seed=args.seed)
     check_fits(opponent, env_fn())  # bad board arguments fail here too, with the env's message
     play_terminal(env_fn, opponent, human_first=args.color in ("black", "first"))
     return 0
@@ -140,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=play)
     a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
     a.add_argument("game", choices=("tictactoe", "gomoku"))
-    a.add_argument("policies", nargs="+", metavar="POLICY", help=f"two or more of {', '.join(POLICIES)}")
+    a.add_argument("policies", nargs="+", metavar="POLICY", help="two or more policy specs (e.g. random, mcts:simulations=200, alphabeta:depth=4, run/latest.pt)")
     a.add_argument("--board-size", type=int, default=15)
     a.add_argument("--win-length", type=int, default=5)
     a.add_argument("--rule", default="freestyle", choices=("freestyle", "standard", "renju"))

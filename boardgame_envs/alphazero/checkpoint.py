@@ -39,16 +39,35 @@ def save_checkpoint(path: str | os.PathLike, checkpoint: dict[str, Any]) -> None
         raise
 
 
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be read: missing, truncated, corrupt, or not one of ours."""
+
+
+class CheckpointNotFoundError(CheckpointError, FileNotFoundError):
+    """No checkpoint at the path given."""
+
+
 def load_checkpoint(path: str | os.PathLike, device: str | torch.device = "cpu") -> dict[str, Any]:
-    """Read a checkpoint safely (``weights_only=True``); a run directory means its ``latest.pt``."""
+    """Read a checkpoint safely (``weights_only=True``); a run directory means its ``latest.pt``.
+
+    Raises :class:`CheckpointError` (a ``ValueError``) with one line naming the file when
+    it is missing, empty, truncated, corrupt or not a boardgame_envs checkpoint.
+    """
     path = Path(path)
     if path.is_dir():
         path = path / LATEST
     if not path.is_file():
-        raise FileNotFoundError(f"no checkpoint at {path}")
-    checkpoint = torch.load(path, map_location=device, weights_only=True)
+        raise CheckpointNotFoundError(f"no checkpoint at {path}")
+    try:
+        checkpoint = torch.load(path, map_location=device, weights_only=True)
+    except Exception as exc:  # torch raises RuntimeError, EOFError, UnpicklingError, ... on a damaged file
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CheckpointError(f"{path} is not a readable checkpoint ({type(exc).__name__}: {reason[:200]})") from None
     if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a boardgame_envs AlphaZero checkpoint (format {FORMAT})")
+        raise CheckpointError(f"{path} is not a boardgame_envs AlphaZero checkpoint (format {FORMAT})")
+    missing = [key for key in ("net", "net_hparams", "game") if key not in checkpoint]
+    if missing:
+        raise CheckpointError(f"{path} is an incomplete checkpoint: no {', '.join(missing)}")
     return checkpoint
 
 

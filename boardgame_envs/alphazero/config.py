@@ -6,6 +6,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from boardgame_envs.policies.registry import check_spec
+
 BACKENDS = ("local", "ray")
 
 
@@ -86,6 +88,8 @@ class AlphaZeroConfig:
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
         self.eval_opponents = tuple(self.eval_opponents)
+        for spec in self.eval_opponents:
+            check_spec(spec)  # a typo fails here, not at the first evaluation
 
     @classmethod
     def for_game(cls, game: str, board_size: int | None = None, **overrides: Any) -> AlphaZeroConfig:

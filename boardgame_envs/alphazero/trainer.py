@@ -28,7 +28,7 @@ import torch
 from torch.nn import functional as F
 from tqdm.auto import tqdm
 
-from boardgame_envs.alphazero.checkpoint import LATEST, game_to_dict, load_checkpoint, save_checkpoint
+from boardgame_envs.alphazero.checkpoint import LATEST, CheckpointError, game_to_dict, load_checkpoint, save_checkpoint
 from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet, resolve_device
 from boardgame_envs.alphazero.policy import NetworkPolicy
@@ -72,7 +72,11 @@ class AlphaZeroTrainer:
         self.games_played = 0
         self.out = Path(cfg.out) if cfg.out is not None else None
         if self.out is not None and (self.out / LATEST).is_file():
-            self._restore(load_checkpoint(self.out / LATEST, self.device))
+            try:
+                checkpoint = load_checkpoint(self.out / LATEST, self.device)
+            except CheckpointError as exc:
+                raise CheckpointError(f"cannot resume: {exc}; to start afresh, remove it or pick another out directory") from None
+            self._restore(checkpoint)
         self._selfplay: Any = None
         self._writer: Any = None
 

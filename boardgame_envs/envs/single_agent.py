@@ -10,7 +10,8 @@ Ids: ``boardgame_envs/TicTacToe-v0``, ``boardgame_envs/Gomoku-v0`` (kwargs
 ``"boardgame_envs:boardgame_envs/TicTacToe-v0"`` (Gymnasium imports the part
 before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
 
-* ``opponent``: ``"random"``, ``"mcts"``, ``"alphabeta"``, ``"perfect"``, a pair
+* ``opponent``: a policy spec (``"random"``, ``"mcts:simulations=200"``, a checkpoint path; see
+  :mod:`boardgame_envs.policies.registry`), a pair
   ``(name, kwargs)`` such as ``("mcts", {"simulations": 200})``, a policy
   object (``act(env) -> action``, called on the inner AEC env), or a callable
   ``(observation, action_mask) -> action``. The callable sees the opponent's
@@ -45,6 +46,7 @@ import numpy as np
 from gymnasium import spaces
 
 from boardgame_envs.games.mnk import IllegalMoveError
+from boardgame_envs.policies.registry import make_policy
 
 SEATS = ("first", "second", "random")
 ILLEGAL = ("lose", "raise")
@@ -52,20 +54,15 @@ GAMES = ("tictactoe", "gomoku")
 
 
 def make_opponent(spec: Any, seed: int | None = None) -> Any:
-    """The opponent a spec names: a built-in policy (name or ``(name, kwargs)``), a policy or a callable."""
-    if isinstance(spec, str) or (isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str)):
-        from boardgame_envs.cli import make_policy  # late: policies need numba kernels compiled
-
-        name, kwargs = (spec, {}) if isinstance(spec, str) else spec
-        if not isinstance(kwargs, dict):
-            raise ValueError(f"opponent kwargs must be a dict, got {kwargs!r}")
-        policy = make_policy(name, seed)
-        return type(policy)(**{**kwargs, "seed": seed}) if kwargs else policy
+    """The opponent a spec names: any registry spec (``"mcts:simulations=200"``, ``(name, kwargs)``, a
+    checkpoint path), a policy with ``act(env)``, or a callable ``(observation, action_mask) -> action``."""
+    if isinstance(spec, (str, tuple)):
+        return make_policy(spec, seed=seed)
     if hasattr(spec, "act") or callable(spec):
         return spec
     raise ValueError(
-        f"opponent must be a policy name, a (name, kwargs) pair, a policy with act(env) or a callable "
-        f"(observation, action_mask) -> action; got {spec!r}"
+        f"opponent must be a policy spec (e.g. 'mcts:simulations=200'), a (name, kwargs) pair, a policy with "
+        f"act(env) or a callable (observation, action_mask) -> action; got {spec!r}"
     )
 
 

@@ -2,6 +2,8 @@
 
 ``RandomPolicy``, ``MCTSPolicy`` (UCT + MCTS-Solver, numba), ``AlphaBetaPolicy``
 (negamax + threat search, numba), and ``PerfectPolicy`` (exact, small boards).
+``make_policy("mcts:simulations=200", seed=0)`` builds any of them, or any
+registered kind, from a spec (:mod:`boardgame_envs.policies.registry`).
 """
 
 from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
@@ -9,5 +11,9 @@ from boardgame_envs.policies.base import Policy, game_state_of
 from boardgame_envs.policies.mcts import MCTSPolicy
 from boardgame_envs.policies.perfect import PerfectPolicy
 from boardgame_envs.policies.random import RandomPolicy
+from boardgame_envs.policies.registry import PolicySpecError, make_policy, register
 
-__all__ = ["AlphaBetaPolicy", "MCTSPolicy", "PerfectPolicy", "Policy", "RandomPolicy", "game_state_of"]
+__all__ = [
+    "AlphaBetaPolicy", "MCTSPolicy", "PerfectPolicy", "Policy", "PolicySpecError", "RandomPolicy", "game_state_of",
+    "make_policy", "register",
+]  # fmt: skip

@@ -1,0 +1,271 @@
+"""Policy specs -> policies: the one place where a name becomes a player.
+
+A *spec* is what a user types or a worker process receives:
+
+* a name: ``"mcts"``;
+* a name with arguments: ``"mcts:simulations=200"``, ``"alphabeta:depth=4,width=12"``
+  (values are read as int, float, ``true``/``false``, ``none``, else kept as strings);
+* a name with a target and optional arguments, for kinds that need one:
+  ``"pbrain:/opt/rapfi/pbrain-rapfi:turn_ms=100"``, ``"pretrained:renju-15x15:simulations=200"``,
+  ``"checkpoint:runs/g9/latest.pt"``; a bare path ending in ``.pt`` means ``checkpoint:PATH``;
+* a pair ``(name, kwargs)``: ``("mcts", {"simulations": 200})``;
+* a factory ``f(seed) -> policy`` (any callable that is not a policy), or a policy object
+  (anything with ``act``), returned as it is.
+
+:func:`make_policy` builds the policy with the arguments given to its constructor
+(no default instance is built first), plus ``seed`` and whatever ``context`` keys the
+constructor accepts. Kinds are registered with :func:`register`; a kind's factory may be
+a ``"module:attribute"`` string, imported on first use, so that naming a kind that
+needs torch or a subprocess costs nothing until it is built. Nothing here imports a
+module above ``policies``: kinds that live higher up (``checkpoint``, ``pretrained``,
+ladder levels) are named by such strings.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+class PolicySpecError(ValueError):
+    """A spec that names no known kind, or arguments its constructor does not accept."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A registered kind of policy: how to build it and what it is."""
+
+    name: str
+    factory: Callable[..., Any] | str
+    summary: str = ""
+    target: str | None = None  # what the positional part of the spec is (e.g. "PATH"), or None
+
+    def resolve(self) -> Callable[..., Any]:
+        """The factory itself, importing it on first use when it was given as ``"module:attribute"``."""
+        if not isinstance(self.factory, str):
+            return self.factory
+        module_name, _, attribute = self.factory.partition(":")
+        try:
+            obj: Any = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise PolicySpecError(f"policy kind {self.name!r} is not available: {exc}") from None
+        for part in attribute.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+
+_KINDS: dict[str, Kind] = {}
+
+
+def register(
+    name: str, factory: Callable[..., Any] | str, summary: str = "", target: str | None = None,
+    overwrite: bool = False,
+) -> None:  # fmt: skip
+    """Make ``name`` a policy kind built by ``factory(target?, **kwargs, seed=..., **context)``.
+
+    ``factory`` is a class, a function, or a ``"module:attribute"`` string imported when
+    the kind is first built. ``target`` names the positional part of the spec for kinds
+    that need one (``"pbrain:PATH"``). Registering a taken name raises unless ``overwrite``.
+    """
+    if not isinstance(name, str) or not name.isidentifier():
+        raise PolicySpecError(f"a policy kind's name must be an identifier, got {name!r}")
+    if name in _KINDS and not overwrite:
+        raise PolicySpecError(f"policy kind {name!r} is already registered")
+    _KINDS[name] = Kind(name, factory, summary, target)
+
+
+def kinds() -> dict[str, Kind]:
+    """The registered kinds by name, in registration order."""
+    return dict(_KINDS)
+
+
+def _usage() -> str:
+    return ", ".join(f"{k.name}:{k.target}" if k.target else k.name for k in _KINDS.values())
+
+
+def parse_value(text: str) -> Any:
+    """A spec argument's value: int, float, bool (``true``/``false``), None (``none``), else the string."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def _parse_arguments(text: str) -> dict[str, Any] | None:
+    """``"a=1,b=x"`` -> ``{"a": 1, "b": "x"}``; None when ``text`` is not such a list."""
+    parts = text.split(",")
+    if not parts or not all("=" in p for p in parts):
+        return None
+    out: dict[str, Any] = {}
+    for part in parts:
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if not key.isidentifier():
+            raise PolicySpecError(f"bad argument name {key!r} in {text!r}")
+        if key in out:
+            raise PolicySpecError(f"argument {key!r} given twice in {text!r}")
+        out[key] = parse_value(value)
+    return out
+
+
+def parse_spec(text: str) -> tuple[str, str | None, dict[str, Any]]:
+    """``"name[:target][:k=v,...]"`` -> ``(name, target, kwargs)``; a bare ``*.pt`` path is a checkpoint."""
+    if not isinstance(text, str) or not text.strip():
+        raise PolicySpecError(f"a policy spec must be a non-empty string, got {text!r}")
+    text = text.strip()
+    name, sep, rest = text.partition(":")
+    if name not in _KINDS and text.endswith(".pt"):
+        return "checkpoint", text, {}
+    kwargs: dict[str, Any] = {}
+    target: str | None = None
+    if sep:
+        head, colon, tail = rest.rpartition(":")
+        parsed = _parse_arguments(tail)
+        if parsed is not None:
+            kwargs = parsed
+            target = head if colon else None
+        else:
+            target = rest
+        if target == "":
+            raise PolicySpecError(f"empty target in policy spec {text!r}")
+    return name, target, kwargs
+
+
+def spec_name(spec: Any) -> str:
+    """A short display name for a spec, for tables and progress bars."""
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        args = ",".join(f"{k}={v}" for k, v in spec[1].items())
+        return f"{spec[0]}:{args}" if args else spec[0]
+    return str(getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__)
+
+
+def _signature_text(factory: Callable[..., Any]) -> str:
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return "(unknown)"
+    shown = [
+        p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
+        for p in params
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "seed")
+    ]
+    return ", ".join(shown) or "no arguments"
+
+
+def _accepted(factory: Callable[..., Any]) -> tuple[set[str], bool]:
+    """Keyword names ``factory`` takes, and whether it takes ``**kwargs``."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return set(), True
+    names = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return names, any(p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _split(spec: Any) -> tuple[str, str | None, dict[str, Any]] | None:
+    """``(name, target, kwargs)`` of a spec string or pair; None for a factory or a policy object."""
+    if isinstance(spec, str):
+        return parse_spec(spec)
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        name, kwargs = spec
+        if not isinstance(kwargs, dict):
+            raise PolicySpecError(f"the arguments of ({name!r}, ...) must be a dict, got {kwargs!r}")
+        if name not in _KINDS and name.endswith(".pt"):
+            return "checkpoint", name, dict(kwargs)
+        kwargs = dict(kwargs)
+        target = kwargs.pop("target", None) if name in _KINDS and _KINDS[name].target else None
+        return name, target, kwargs
+    if hasattr(spec, "act") or callable(spec):
+        return None
+    raise PolicySpecError(
+        f"cannot build a policy from {spec!r}: give a name such as 'mcts:simulations=200', a (name, kwargs) pair, "
+        f"a .pt checkpoint path, a factory f(seed) or a policy with act(env); known kinds: {_usage()}"
+    )
+
+
+def _kind(name: str, target: str | None) -> Kind:
+    kind = _KINDS.get(name)
+    if kind is None:
+        raise PolicySpecError(f"unknown policy {name!r}; known kinds: {_usage()} (or a path to a .pt checkpoint)")
+    if kind.target and target is None:
+        raise PolicySpecError(f"policy {name!r} needs a target: {name}:{kind.target}")
+    if not kind.target and target is not None:
+        raise PolicySpecError(f"policy {name!r} takes arguments as {name}:key=value,...; got {target!r}")
+    return kind
+
+
+def _check_arguments(name: str, factory: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    names, var_kw = _accepted(factory)
+    for key in kwargs:
+        if key == "seed":
+            raise PolicySpecError(f"'seed' is set by the caller (seed=...), not in the spec of policy {name!r}")
+        if key not in names and not var_kw:
+            raise PolicySpecError(f"{key!r} is not an argument of policy {name!r}; it accepts: {_signature_text(factory)}")
+
+
+def make_policy(spec: Any, seed: int | None = None, **context: Any) -> Any:
+    """The policy ``spec`` names, built with ``seed``; see the module docstring for the forms of a spec.
+
+    ``context`` carries what the caller knows (e.g. ``device="cuda"``); each key reaches
+    the constructors that accept it and is ignored by the others. Unknown kinds and
+    arguments raise :class:`PolicySpecError` (a ``ValueError``) listing what exists.
+    """
+    parts = _split(spec)
+    if parts is None:
+        return spec if hasattr(spec, "act") else spec(seed)
+    name, target, kwargs = parts
+    factory = _kind(name, target).resolve()
+    _check_arguments(name, factory, kwargs)
+    names, var_kw = _accepted(factory)
+    call = dict(kwargs)
+    if "seed" in names or var_kw:
+        call["seed"] = seed
+    call.update({k: v for k, v in context.items() if k in names and k not in call})
+    try:
+        return factory(*([target] if target is not None else []), **call)
+    except TypeError as exc:
+        raise PolicySpecError(f"policy {name!r}: {exc}; it accepts: {_signature_text(factory)}") from None
+
+
+def check_spec(spec: Any) -> None:
+    """Raise :class:`PolicySpecError` now if ``spec`` cannot name a policy; nothing is built or imported.
+
+    Checks the kind and the argument names of kinds already imported; values are
+    checked by the constructor when the policy is built.
+    """
+    parts = _split(spec)
+    if parts is None:
+        return
+    name, target, kwargs = parts
+    kind = _kind(name, target)
+    if not isinstance(kind.factory, str):
+        _check_arguments(name, kind.factory, kwargs)
+
+
+def _register_builtins() -> None:
+    from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
+    from boardgame_envs.policies.mcts import MCTSPolicy
+    from boardgame_envs.policies.perfect import PerfectPolicy
+    from boardgame_envs.policies.random import RandomPolicy
+
+    register("random", RandomPolicy, "uniformly random legal moves")
+    register("mcts", MCTSPolicy, "UCT with random rollouts and MCTS-Solver")
+    register("alphabeta", AlphaBetaPolicy, "negamax with threat search")
+    register("perfect", PerfectPolicy, "exact play on small boards")
+    register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
+             "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
+
+
+_register_builtins()
