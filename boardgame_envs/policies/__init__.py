@@ -1,7 +1,8 @@
 """Opponents that act through the env API: ``policy.act(env) -> action``.
 
 ``RandomPolicy``, ``MCTSPolicy`` (UCT + MCTS-Solver, numba), ``AlphaBetaPolicy``
-(negamax + threat search, numba), and ``PerfectPolicy`` (exact, small boards).
+(negamax + threat search, numba), ``PerfectPolicy`` (exact, small boards) and
+``UCTPolicy`` (plain UCT, the classic yardstick of AlphaZero papers).
 ``make_policy("mcts:simulations=200", seed=0)`` builds any of them, or any
 registered kind, from a spec (:mod:`boardgame_envs.policies.registry`).
 """
@@ -12,8 +13,9 @@ from boardgame_envs.policies.mcts import MCTSPolicy
 from boardgame_envs.policies.perfect import PerfectPolicy
 from boardgame_envs.policies.random import RandomPolicy
 from boardgame_envs.policies.registry import PolicySpecError, make_policy, register
+from boardgame_envs.policies.uct import UCTPolicy
 
 __all__ = [
-    "AlphaBetaPolicy", "MCTSPolicy", "PerfectPolicy", "Policy", "PolicySpecError", "RandomPolicy", "game_state_of",
-    "make_policy", "register",
+    "AlphaBetaPolicy", "MCTSPolicy", "PerfectPolicy", "Policy", "PolicySpecError", "RandomPolicy", "UCTPolicy",
+    "game_state_of", "make_policy", "register",
 ]  # fmt: skip

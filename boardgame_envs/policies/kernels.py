@@ -49,6 +49,46 @@ def allowed(board, rules, idx, color):
 
 
 @njit(cache=True)
+def random_rollout(board, rules, color, empties, stones):
+    """Uniformly random legal moves to the end; returns the winner (0 for a draw).
+
+    Mutates ``board`` and ``stones`` (stones of each colour on the board,
+    indexed by colour: no line check until a colour has ``k`` stones);
+    ``empties`` is scratch space of the board's size.
+    """
+    n = rules[R_N]
+    k = rules[R_K]
+    count = 0
+    for a in range(board.size):
+        if board[a] == EMPTY:
+            empties[count] = a
+            count += 1
+    while count > 0:
+        # Draw among the empties; a point black may not play is parked past
+        # ``tries`` for this turn only.
+        tries = count
+        chosen = -1
+        while tries > 0:
+            j = np.random.randint(tries)
+            if allowed(board, rules, empties[j], color):
+                chosen = j
+                break
+            tries -= 1
+            empties[j], empties[tries] = empties[tries], empties[j]
+        if chosen < 0:
+            return 0
+        a = empties[chosen]
+        count -= 1
+        empties[chosen] = empties[count]
+        board[a] = color
+        stones[color] += 1
+        if stones[color] >= k and makes_win(board, n, a, color, k, exact_win(rules, color)):
+            return color
+        color = 3 - color
+    return 0
+
+
+@njit(cache=True)
 def candidates(board, n, radius, out):
     """Empty points within ``radius`` (Chebyshev) of a stone; the centre on an empty board.
 

@@ -21,53 +21,12 @@ from typing import Any, Callable
 import numpy as np
 from numba import njit
 
-from boardgame_envs.games.lines import EMPTY, makes_win
 from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
-from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, exact_win, rules_of, wins
+from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
 
 UNKNOWN, WON, LOST = 0, 1, -1  # proof of a node, for the player who moved into it
 LEAF, EXPANDED, TERMINAL = 0, 1, 2
 DEFAULT_RADIUS = 2  # tree children: empty points within 2 of a stone (all points on boards up to 5x5)
-
-
-@njit(cache=True)
-def _rollout(board, rules, color, empties, stones):
-    """Random legal moves to the end; returns the winner (0 for a draw).
-
-    Mutates ``board`` and ``stones`` (stones of each colour on the board,
-    indexed by colour: no line check until a colour has ``k`` stones);
-    ``empties`` is scratch space of the board's size.
-    """
-    n = rules[R_N]
-    k = rules[R_K]
-    count = 0
-    for a in range(board.size):
-        if board[a] == EMPTY:
-            empties[count] = a
-            count += 1
-    while count > 0:
-        # Draw among the empties; a point black may not play is parked past
-        # ``tries`` for this turn only.
-        tries = count
-        chosen = -1
-        while tries > 0:
-            j = np.random.randint(tries)
-            if allowed(board, rules, empties[j], color):
-                chosen = j
-                break
-            tries -= 1
-            empties[j], empties[tries] = empties[tries], empties[j]
-        if chosen < 0:
-            return 0
-        a = empties[chosen]
-        count -= 1
-        empties[chosen] = empties[count]
-        board[a] = color
-        stones[color] += 1
-        if stones[color] >= k and makes_win(board, n, a, color, k, exact_win(rules, color)):
-            return color
-        color = 3 - color
-    return 0
 
 
 @njit(cache=True)
@@ -191,7 +150,7 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
             if m == 0:
                 tree_i[node, 5] = TERMINAL  # no legal move: a draw
             else:
-                winner = _rollout(board, rules, color, scratch[0], stones)
+                winner = random_rollout(board, rules, color, scratch[0], stones)
         else:
             winner = 0
         for i in range(depth, -1, -1):

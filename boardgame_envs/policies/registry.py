@@ -259,11 +259,13 @@ def _register_builtins() -> None:
     from boardgame_envs.policies.mcts import MCTSPolicy
     from boardgame_envs.policies.perfect import PerfectPolicy
     from boardgame_envs.policies.random import RandomPolicy
+    from boardgame_envs.policies.uct import UCTPolicy
 
     register("random", RandomPolicy, "uniformly random legal moves")
     register("mcts", MCTSPolicy, "UCT with random rollouts and MCTS-Solver")
     register("alphabeta", AlphaBetaPolicy, "negamax with threat search")
     register("perfect", PerfectPolicy, "exact play on small boards")
+    register("uct", UCTPolicy, "plain UCT: every empty point a child, random rollouts, UCB1; the classic yardstick")
     register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
              "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
 
