@@ -5,7 +5,7 @@ perfectly; among moves of equal value it picks with its seeded RNG. On
 gomoku boards the root first takes an immediate win, blocks the opponent's
 immediate win, and plays a winning continuous-four sequence (VCF) if one
 exists; otherwise it searches the best-looking candidates near the stones,
-deepening while time remains, and scores leaves by counting, for each
+deepening while its node budget lasts, and scores leaves by counting, for each
 colour, the k-windows that hold only its stones (more stones, more score).
 Under renju black never considers a forbidden point, and a four that black
 could only stop on a forbidden point counts as unstoppable.
@@ -20,11 +20,12 @@ import numpy as np
 from numba import njit
 
 from boardgame_envs.games.lines import DIRECTIONS, EMPTY
-from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
+from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, rules_of, wins
 
 WIN = 1_000_000
 INF = 10 * WIN
+MATE = WIN - 1_000  # scores beyond ±MATE are wins/losses in (WIN - |score|) plies; no game is 1,000 plies long
 TT_BITS = 20  # entries of the table: 2**TT_BITS (the index mask); small boards use a slice of it
 EXACT, LOWER, UPPER = 0, 1, 2
 SMALL_BOARD = 25  # boards up to 5x5 are searched full-width, all moves, no pruning
@@ -100,6 +101,30 @@ def _moves(board, rules, color, width, out):
     return take, 0
 
 
+@njit(cache=True, inline="always")
+def _to_table(v, ply):
+    """A score as the table keeps it: a win or loss counted in plies from this node, not from the root.
+
+    The same position is met at different plies (and at the next move's root), so a
+    distance from the root would be wrong when read back elsewhere.
+    """
+    if v > MATE:
+        return v + ply
+    if v < -MATE:
+        return v - ply
+    return v
+
+
+@njit(cache=True, inline="always")
+def _from_table(v, ply):
+    """The inverse of :func:`_to_table` at ``ply``."""
+    if v > MATE:
+        return v - ply
+    if v < -MATE:
+        return v + ply
+    return v
+
+
 # The recursive kernels are not cached: numba's on-disk cache of a recursive
 # function crashed when loaded back here (numba 0.68). They compile once per
 # process in _warm_up, in about two seconds.
@@ -125,7 +150,7 @@ def _negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, 
     slot = key & (tt.shape[0] - 1)
     alpha0 = alpha
     if tt[slot, 0] == key and tt[slot, 1] >= depth:
-        v = tt[slot, 2]
+        v = _from_table(tt[slot, 2], ply)
         flag = tt[slot, 3]
         if flag == EXACT:
             return v
@@ -157,7 +182,7 @@ def _negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, 
     if budget[0] >= 0:
         tt[slot, 0] = key
         tt[slot, 1] = depth
-        tt[slot, 2] = best
+        tt[slot, 2] = _to_table(best, ply)
         tt[slot, 3] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
         tt[slot, 4] = best_move
     return best
@@ -264,15 +289,26 @@ def _warm_up() -> None:
         _compiled = True
 
 
+SMALL_BOARD_NODES = 2_000_000  # the one full-depth search on boards up to 5x5 (tic-tac-toe needs a few thousand)
+DEFAULT_NODES = 4_000  # per move: on the development machine, about what 0.5 s of search reached (depth 5, now and then 6)
+
+
 class AlphaBetaPolicy:
     """Negamax alpha-beta with iterative deepening, a transposition table and threat search.
 
+    The default budget counts nodes, not seconds, so the default player makes the
+    same moves on every machine (under the same ``seed``).
+
     Args:
-        depth: maximum search depth in plies (default: the whole game on small
-            boards, 6 on larger ones).
-        time_limit: seconds per move (default 0.5); deepening stops when the
-            next iteration would not fit. ``None`` searches to ``depth`` alone,
-            which makes play independent of machine speed.
+        depth: maximum search depth in plies (default: the whole game on boards
+            up to 5x5, 6 on larger ones).
+        nodes: node budget per move on boards larger than 5x5 (default
+            :data:`DEFAULT_NODES`; boards up to 5x5 get :data:`SMALL_BOARD_NODES`
+            whatever the number, ``None`` lifts the limit everywhere). Deepening stops when the
+            next iteration would not fit (it is predicted to cost 4 times the last)
+            or when an iteration runs out, which is then discarded.
+        time_limit: seconds per move (default ``None``), applied the same way;
+            machine-dependent: the same settings play differently on a faster machine.
         width: candidate moves kept per node on large boards (best first).
         seed: breaks ties between equally good moves.
     """
@@ -280,24 +316,30 @@ class AlphaBetaPolicy:
     name = "alphabeta"
 
     def __init__(
-        self, depth: int | None = None, time_limit: float | None = 0.5, width: int = 10, seed: int | None = None
-    ) -> None:
-        check_positive("depth", depth, allow_none=True)
+        self, depth: int | None = None, nodes: int | None = DEFAULT_NODES, time_limit: float | None = None,
+        width: int = 10, seed: int | None = None,
+    ) -> None:  # fmt: skip
+        check_positive_int("depth", depth, allow_none=True)
+        check_positive_int("nodes", nodes, allow_none=True)
         check_positive("time_limit", time_limit, allow_none=True)
-        check_positive("width", width)
-        self.depth = depth
+        check_positive_int("width", width)
+        self.depth = None if depth is None else int(depth)
+        self.nodes = None if nodes is None else int(nodes)
         self.time_limit = time_limit
-        self.width = width
+        self.width = int(width)
         self.rng = np.random.default_rng(seed)
-        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # One table per game: the same board under other rules (or another k) has other values.
+        self._tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self.last_depth = 0
 
-    def _table(self, cells: int) -> tuple[np.ndarray, np.ndarray]:
-        if cells not in self._tables:
+    def _table(self, rules: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        game = tuple(int(x) for x in rules)
+        if game not in self._tables:
+            cells = game[R_N] * game[R_N]
             zob = np.random.default_rng(cells).integers(1, 2**62, size=(2, cells), dtype=np.int64)
             bits = 14 if cells <= SMALL_BOARD else TT_BITS
-            self._tables[cells] = (zob, np.zeros((1 << bits, 5), dtype=np.int64))
-        return self._tables[cells]
+            self._tables[game] = (zob, np.zeros((1 << bits, 5), dtype=np.int64))
+        return self._tables[game]
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
@@ -341,16 +383,18 @@ class AlphaBetaPolicy:
         small = n * n <= SMALL_BOARD
         max_depth = self.depth or (empties if small else 6)
         _warm_up()  # compile before the clock starts, or the first move would stop at depth 1
-        zob, tt = self._table(n * n)
+        zob, tt = self._table(rules)
         key = 0
         for a in np.flatnonzero(board):
             key ^= int(zob[board[a] - 1, a])
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        # Boards up to 5x5 are solved outright (deepening would only repeat work), within a larger budget.
+        nodes_left = None if self.nodes is None else (SMALL_BOARD_NODES if small else self.nodes)
         best_scores = np.full(n * n, -INF, dtype=np.int64)
-        # Small boards are solved outright: deepening would only repeat work.
         for depth in range(max_depth if small else 1, max_depth + 1):
             started = time.perf_counter()
-            budget = np.array([10**9 if deadline is None else 2_000_000], dtype=np.int64)
+            cap = 2_000_000 if deadline is not None else 10**9  # a time-limited iteration still has a node cap
+            budget = np.array([cap if nodes_left is None else min(cap, nodes_left)], dtype=np.int64)
             scores = _root(board, rules, color, depth, key, zob, tt, self.width, budget)
             if budget[0] < 0:
                 break  # ran out of nodes: keep the last complete iteration
@@ -358,6 +402,11 @@ class AlphaBetaPolicy:
             self.last_depth = depth
             if scores.max() >= WIN - max_depth or (small and depth >= empties):
                 break
+            if nodes_left is not None:
+                used = int(min(cap, nodes_left) - budget[0])
+                nodes_left -= used
+                if 4 * used > nodes_left:
+                    break
             if deadline is not None:
                 spent = time.perf_counter() - started
                 if time.perf_counter() + 4 * spent > deadline:

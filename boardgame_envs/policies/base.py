@@ -44,6 +44,14 @@ def check_positive(name: str, value: Any, allow_none: bool = False) -> None:
         raise ValueError(f"{name} must be a positive number, got {value!r}")
 
 
+def check_positive_int(name: str, value: Any, allow_none: bool = False) -> None:
+    """Raise ValueError unless ``value`` is a positive integer (numpy integers too; not a bool or a float)."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
 def random_argmax(scores: np.ndarray, rng: np.random.Generator) -> int:
     """An index of the largest score, ties broken by ``rng``: how every seeded policy picks among equals."""
     best = np.flatnonzero(scores == scores.max())

@@ -21,12 +21,13 @@ from typing import Any, Callable
 import numpy as np
 from numba import njit
 
-from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
+from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
 
 UNKNOWN, WON, LOST = 0, 1, -1  # proof of a node, for the player who moved into it
 LEAF, EXPANDED, TERMINAL = 0, 1, 2
 DEFAULT_RADIUS = 2  # tree children: empty points within 2 of a stone (all points on boards up to 5x5)
+EVALUATOR_CAP = 2_000  # PUCT simulations under a time limit alone (its tree is sized for this many)
 
 
 @njit(cache=True)
@@ -195,8 +196,11 @@ class MCTSPolicy:
             it is the cap, and ``None`` means "as many as time allows".
         time_limit: seconds per move, or None (the default) for a fixed count.
         c: UCT exploration constant.
-        radius: tree children are empty points within this distance of a stone.
-        evaluator: ``f(state) -> (priors, value)`` for PUCT instead of rollouts.
+        radius: tree children are empty points within this distance of a stone
+            (default 2; rollout search only: with an evaluator its priors choose).
+        evaluator: ``f(state) -> (priors, value)`` for PUCT instead of rollouts;
+            ``time_limit`` applies to it too, with at most :data:`EVALUATOR_CAP`
+            simulations when ``simulations`` is None.
         seed: seeds the search, so the same seed plays the same moves
             (for a fixed simulation count).
     """
@@ -208,21 +212,22 @@ class MCTSPolicy:
         simulations: int | None = 2000,
         time_limit: float | None = None,
         c: float = 1.4,
-        radius: int = DEFAULT_RADIUS,
+        radius: int | None = None,
         evaluator: Callable | None = None,
         seed: int | None = None,
     ) -> None:
         if simulations is None and time_limit is None:
             raise ValueError("give simulations, time_limit or both")
-        check_positive("simulations", simulations, allow_none=True)
+        check_positive_int("simulations", simulations, allow_none=True)
         check_positive("time_limit", time_limit, allow_none=True)
         check_positive("c", c)
-        if not isinstance(radius, int) or radius < 1:
-            raise ValueError(f"radius must be a positive integer, got {radius!r}")
-        self.simulations = simulations
+        check_positive_int("radius", radius, allow_none=True)
+        if evaluator is not None and radius is not None:
+            raise ValueError("radius limits the rollout search's children; with an evaluator its priors choose them")
+        self.simulations = None if simulations is None else int(simulations)
         self.time_limit = time_limit
         self.c = c
-        self.radius = radius
+        self.radius = DEFAULT_RADIUS if radius is None else int(radius)
         self.evaluator = evaluator
         self.rng = np.random.default_rng(seed)
         self.last_simulations = 0
@@ -234,7 +239,7 @@ class MCTSPolicy:
             from boardgame_envs.policies.puct import PUCTSearch
 
             search = PUCTSearch(self.evaluator, c_puct=self.c, rng=self.rng)
-            return search.run(state, self.simulations or 800)
+            return search.run(state, self.simulations or EVALUATOR_CAP, time_limit=self.time_limit)
         visits, _ = self._search(state)
         return visits
 

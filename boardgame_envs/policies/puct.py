@@ -22,6 +22,8 @@ the player who moved into it, so a parent picks the child with the best
 
 from __future__ import annotations
 
+import time
+
 from collections.abc import Callable
 
 import numpy as np
@@ -244,8 +246,10 @@ class PUCTForest:
         evaluate: BatchEvaluator,
         rng: np.random.Generator | None = None,
         noise: tuple[float, float] | None = None,
+        deadline: float | None = None,
     ) -> None:
-        """Run ``simulations`` simulations in every tree (roots set with :meth:`set_roots`).
+        """Run ``simulations`` simulations in every tree (roots set with :meth:`set_roots`), or fewer
+        when ``time.perf_counter()`` passes ``deadline``.
 
         ``evaluate(forest, leaves)`` gets the indices of the trees whose leaf
         awaits an evaluation (their positions are in ``leaf_board``,
@@ -263,6 +267,8 @@ class PUCTForest:
                 self.expand(priors, values)
             if i == 0 and noise is not None:
                 self.add_root_noise(rng if rng is not None else np.random.default_rng(), *noise)
+            if deadline is not None and i > 0 and time.perf_counter() >= deadline:
+                break
 
     def add_root_noise(self, rng: np.random.Generator, alpha: float, fraction: float) -> None:
         """Mix ``Dirichlet(alpha)`` noise into the priors of every expanded root."""
@@ -312,8 +318,9 @@ class PUCTSearch:
         self.dirichlet_fraction = dirichlet_fraction
         self.rng = rng if rng is not None else np.random.default_rng()
 
-    def run(self, state: GameState, simulations: int) -> np.ndarray:
-        """Visit counts of the root's actions after ``simulations`` simulations, shape ``(n*n,)``."""
+    def run(self, state: GameState, simulations: int, time_limit: float | None = None) -> np.ndarray:
+        """Visit counts of the root's actions after ``simulations`` simulations (fewer if ``time_limit``
+        seconds run out first), shape ``(n*n,)``."""
         forest = PUCTForest(1, state.game, capacity=1 + simulations * state.game.num_actions, c_puct=self.c_puct)
         forest.set_root(0, state)
 
@@ -322,5 +329,6 @@ class PUCTSearch:
             return np.asarray(priors, dtype=np.float64)[None], np.array([value], dtype=np.float64)
 
         noise = None if self.dirichlet_alpha is None else (self.dirichlet_alpha, self.dirichlet_fraction)
-        forest.search(simulations, evaluate, self.rng, noise)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        forest.search(simulations, evaluate, self.rng, noise, deadline=deadline)
         return forest.root_visits()[0]

@@ -184,3 +184,55 @@ def test_act_leaves_env_unchanged_and_rejects_bad_args():
         AlphaBetaPolicy(depth=0)
     with pytest.raises(ValueError, match="time_limit"):
         AlphaBetaPolicy(time_limit=-1)
+
+
+def test_one_instance_keeps_a_table_per_game():
+    """The same board under freestyle, then standard rules: the table of the first must not leak into the second.
+
+    Here a reused instance once scored c5 (white blocking X X . X X) as a loss, because the
+    freestyle table held black's overline as a five; a fresh search shows c5 wins.
+    """
+    drawing = """
+        X X . X X
+        . . O X O
+        . O . O .
+        X O X O X
+        X . O . O
+    """
+    policy = AlphaBetaPolicy(seed=0)
+    policy.move_scores(env_from(drawing, win_length=4, rule="freestyle"))
+    standard = env_from(drawing, win_length=4, rule="standard")
+    np.testing.assert_array_equal(policy.move_scores(standard), AlphaBetaPolicy(seed=0).move_scores(standard))
+
+
+def test_the_table_counts_win_distances_from_the_node():
+    """A win 3 plies below a node met at ply 2 is stored as "win in 3", and read back at ply 5 as
+    a win 8 plies from that root: a table reused across moves keeps distances true."""
+    from boardgame_envs.policies.alphabeta import WIN, _from_table, _to_table
+
+    stored = _to_table(WIN - 5, 2)
+    assert stored == WIN - 3
+    assert _from_table(stored, 5) == WIN - 8
+    assert _from_table(_to_table(-(WIN - 6), 2), 0) == -(WIN - 4)
+    assert _to_table(1234, 7) == 1234 and _from_table(-1234, 7) == -1234  # heuristic scores are not moved
+
+
+def test_default_budget_is_nodes_not_seconds():
+    env = gomoku_v0.raw_env(board_size=15, rule="renju")
+    env.reset()
+    for a in (112, 113, 97):
+        env.step(a)
+    policy = AlphaBetaPolicy(seed=3)
+    assert policy.time_limit is None and policy.nodes is not None
+    first = policy.act(env)
+    assert [AlphaBetaPolicy(seed=3).act(env) for _ in range(3)] == [first] * 3
+
+
+@pytest.mark.parametrize("kwargs", [{"depth": 2.5}, {"width": 3.0}, {"nodes": 0}, {"depth": True}])
+def test_integer_budgets_must_be_integers(kwargs):
+    with pytest.raises(ValueError, match="positive integer"):
+        AlphaBetaPolicy(**kwargs)
+
+
+def test_numpy_integers_are_integers():
+    assert AlphaBetaPolicy(depth=np.int64(3), width=np.int32(8)).depth == 3

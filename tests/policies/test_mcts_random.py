@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import pytest
 
 from ascii_boards import env_from
 from boardgame_envs import gomoku_v0, tictactoe_v0
-from boardgame_envs.policies.mcts import MCTSPolicy
+from boardgame_envs.policies.mcts import EVALUATOR_CAP, MCTSPolicy
 from boardgame_envs.policies.perfect import PerfectPolicy
 from boardgame_envs.policies.random import RandomPolicy
 
@@ -112,3 +114,33 @@ def test_bad_arguments_and_terminal_positions():
         MCTSPolicy().act(env)
     with pytest.raises(TypeError, match="boardgame_envs AEC env"):
         RandomPolicy().act(object())
+
+
+def _uniform(state):
+    n = state.game.num_actions
+    return np.full(n, 1.0 / n), 0.0
+
+
+def test_an_evaluator_search_keeps_its_time_limit():
+    env = gomoku_v0.raw_env(board_size=9, rule="freestyle")
+    env.reset()
+    MCTSPolicy(simulations=20, evaluator=_uniform).search(env)  # compile first
+    full = MCTSPolicy(simulations=None, time_limit=60.0, evaluator=_uniform, seed=0).search(env)
+    assert full.sum() == EVALUATOR_CAP  # no simulation count: the cap, well inside a minute
+    timed = MCTSPolicy(simulations=None, time_limit=0.005, evaluator=_uniform, seed=0).search(env)
+    assert 0 < timed.sum() < EVALUATOR_CAP
+
+
+def test_an_evaluator_refuses_a_radius():
+    with pytest.raises(ValueError, match="radius"):
+        MCTSPolicy(evaluator=_uniform, radius=3)
+
+
+@pytest.mark.parametrize("kwargs", [{"simulations": 2.5}, {"radius": 1.5}, {"simulations": True}])
+def test_integer_arguments_must_be_integers(kwargs):
+    with pytest.raises(ValueError, match="positive integer"):
+        MCTSPolicy(**kwargs)
+
+
+def test_numpy_integer_simulations():
+    assert MCTSPolicy(simulations=np.int64(50)).simulations == 50
