@@ -11,6 +11,7 @@ depend on ``jobs`` or on the order games finish in.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -20,25 +21,45 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy, spec_name
+
+log = logging.getLogger(__name__)
 
 Z95 = 1.959964
 ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
 
 
 def play_game(env_fn: Callable[[], Any], first: Any, second: Any) -> tuple[int, list[int]]:
-    """One game through the AEC API; returns (winner seat: 1 first, 2 second, 0 draw; moves)."""
+    """One game through the AEC API; returns (winner seat: 1 first, 2 second, 0 draw; moves).
+
+    A player whose ``act`` raises :class:`~boardgame_envs.policies.base.Forfeit` (an engine
+    that crashed, timed out or broke the rules) loses, and so does one whose illegal move
+    the env's wrappers punish (``env()``: the offender gets -1 and the game stops).
+    """
     env = env_fn()
     env.reset()
     players = dict(zip(env.possible_agents, (first, second)))
     moves = []
+    final: dict[str, float] = {}
     for agent in env.agent_iter():
-        _, _, terminated, truncated, _ = env.last()
-        action = None if terminated or truncated else players[agent].act(env)
-        if action is not None:
-            moves.append(int(action))
+        _, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            final[agent] = reward
+            env.step(None)
+            continue
+        try:
+            action = players[agent].act(env)
+        except Forfeit as exc:
+            log.warning("%s (%s) forfeits the game: %s", spec_name(players[agent]), agent, exc)
+            return (2 if agent == env.possible_agents[0] else 1), moves
+        moves.append(int(action))
         env.step(action)
-    return int(env.unwrapped.game_state.winner), moves
+    state = env.unwrapped.game_state
+    if state.terminal:
+        return int(state.winner), moves
+    first_reward, second_reward = (final.get(a, 0.0) for a in env.possible_agents)
+    return (0 if first_reward == second_reward else 1 if first_reward > second_reward else 2), moves
 
 
 def _game_task(args: tuple) -> tuple[int, int]:

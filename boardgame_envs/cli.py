@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from boardgame_envs.policies.gomocup import EngineError
 from boardgame_envs.policies.registry import check_spec, make_policy
 
 def policy_arg(text: str) -> str:
@@ -91,6 +92,16 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
+def pbrain(args: argparse.Namespace) -> int:
+    from boardgame_envs.pbrain import serve, write_launcher
+
+    if args.write_launcher:
+        path = write_launcher(args.write_launcher, args.policy, seed=args.seed, name=args.name)
+        print(f"wrote {path}: a brain for Gomocup managers; as a policy here: pbrain:{path}")
+        return 0
+    return serve(make_policy(args.policy, seed=args.seed), name=args.name)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -122,6 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--jobs", type=int, default=1)
     a.add_argument("--seed", type=int, default=0)
     a.set_defaults(func=arena)
+    g = sub.add_parser("pbrain", help="run a policy as a Gomocup brain (pbrain-*) on stdin/stdout")
+    g.add_argument("--policy", default="alphabeta", type=policy_arg, metavar="POLICY",
+                   help="any policy spec (default: alphabeta, 0.5 s a move at most)")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--name", default=None, help="the name ABOUT reports")
+    g.add_argument("--write-launcher", metavar="PATH", help="write an executable script that runs this brain, and exit")
+    g.set_defaults(func=pbrain)
     b = sub.add_parser("bench", help="run a benchmark: env, renju, mcts", add_help=False)
     b.add_argument("rest", nargs=argparse.REMAINDER)
     b.set_defaults(func=lambda a: __import__("boardgame_envs.bench.__main__", fromlist=["main"]).main(a.rest))
@@ -141,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # bad user input: one line, no traceback
         print(f"boardgame-envs: error: {exc}", file=sys.stderr)
         return 2
+    except EngineError as exc:  # an external engine failed: one line too
+        print(f"boardgame-envs: engine error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from typing import Any
 
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.games.notation import parse_point, point_name
+from boardgame_envs.policies.base import Forfeit
 
 HELP = "type a point (h8 or row,col), or: undo, hint, quit"
 
@@ -40,7 +41,12 @@ def play_terminal(
     print_fn(f"You play {human}. {HELP}.")
     while not env.unwrapped.game_state.terminal:
         if env.agent_selection != human:
-            action = int(opponent.act(env))
+            try:
+                action = int(opponent.act(env))
+            except Forfeit as exc:
+                print_fn(f"{env.agent_selection} forfeits: {exc}")
+                print_fn(f"game over: {human} wins")
+                return env.possible_agents.index(human) + 1
             print_fn(f"{env.agent_selection} plays {point_name(action, n)}")
             env.step(action)
             moves.append(action)

@@ -24,7 +24,11 @@ before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
   the same seed, so a seed fixes the whole episode.
 * ``illegal_action``: ``"lose"`` (default: the episode ends with -1, the board
   unchanged and ``info["illegal_action"] = True``) or ``"raise"``
-  (``IllegalMoveError``).
+  (``IllegalMoveError``). An opponent whose ``act`` raises
+  :class:`~boardgame_envs.policies.base.Forfeit` (an external engine that crashed,
+  timed out or played an illegal move) loses: the step returns +1, terminated, with
+  ``info["opponent_forfeit"]`` the reason (a forfeit of its first move in ``reset``
+  propagates).
 
 Invariant: between steps it is always the learner's turn or the game is over.
 Rewards are Python floats: +1 when the learner wins, -1 when it loses
@@ -46,6 +50,7 @@ import numpy as np
 from gymnasium import spaces
 
 from boardgame_envs.games.mnk import IllegalMoveError
+from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy
 
 SEATS = ("first", "second", "random")
@@ -110,7 +115,7 @@ class BoardGameEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0, 1, shape, np.uint8)
         self.action_space = spaces.Discrete(n * n)
         self.learner = self.aec.possible_agents[0]
-        self._forfeit = False  # the learner played an illegal action under "lose"
+        self._forfeit = False  # the episode ended on a forfeit: the learner's illegal action, or the opponent's
 
     # ----------------------------------------------------------- opponents
     def set_opponent(self, opponent: Any, seed: int | None = None) -> None:
@@ -183,7 +188,12 @@ class BoardGameEnv(gymnasium.Env):
             return self._observation(), -1.0, True, False, self._info(illegal_action=True, reason=reason)
         self.aec.step(action)
         if not state.terminal:
-            self.aec.step(self._opponent_move())
+            try:
+                reply = self._opponent_move()
+            except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: the learner wins
+                self._forfeit = True
+                return self._observation(), 1.0, True, False, self._info(opponent_forfeit=str(exc))
+            self.aec.step(reply)
         terminated = bool(state.terminal)
         reward = float(self.aec.rewards.get(self.learner, 0.0)) if terminated else 0.0
         return self._observation(), reward, terminated, False, self._info()

@@ -24,6 +24,16 @@ class Policy(Protocol):
     def act(self, env: Any) -> int: ...
 
 
+class Forfeit(Exception):
+    """Raised by ``act`` when the player loses the game by its own fault.
+
+    An external engine that crashes, times out, answers garbage or plays an illegal
+    move raises a subclass (:class:`~boardgame_envs.policies.gomocup.EngineFault`); the
+    arena and the single-agent view score the game as lost by that player, as a
+    tournament manager would, instead of stopping.
+    """
+
+
 def game_state_of(env: Any) -> GameState:
     """The live game state behind ``env``; raises if there is no move to choose."""
     state = getattr(getattr(env, "unwrapped", env), "game_state", None)

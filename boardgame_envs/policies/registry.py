@@ -256,6 +256,7 @@ def check_spec(spec: Any) -> None:
 
 def _register_builtins() -> None:
     from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
+    from boardgame_envs.policies.gomocup import GomocupEngine
     from boardgame_envs.policies.mcts import MCTSPolicy
     from boardgame_envs.policies.perfect import PerfectPolicy
     from boardgame_envs.policies.random import RandomPolicy
@@ -268,6 +269,7 @@ def _register_builtins() -> None:
     register("uct", UCTPolicy, "plain UCT: every empty point a child, random rollouts, UCB1; the classic yardstick")
     register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
              "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
+    register("pbrain", GomocupEngine.from_spec, "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")
 
 
 _register_builtins()
