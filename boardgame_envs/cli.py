@@ -1,4 +1,5 @@
-"""``boardgame-envs``: the command line. ``demo`` plays a game, ``bench`` runs a benchmark."""
+"""``boardgame-envs``: the command line. ``demo`` plays a game, ``bench`` runs a benchmark,
+``pbrain`` runs a policy as a Gomocup brain."""
 
 from __future__ import annotations
 

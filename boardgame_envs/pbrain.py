@@ -359,7 +359,7 @@ def write_launcher(path: str | os.PathLike, policy: str, seed: int = 0, name: st
     ``.cmd`` file on Windows or when ``path`` ends in ``.cmd``/``.bat``), running the current
     Python interpreter. Within this package, ``"pbrain:" + str(path)`` plays it as a policy.
     """
-    path = Path(path)
+    path = Path(path).absolute()
     args = ["-m", "boardgame_envs", "pbrain", "--policy", policy, "--seed", str(seed)]
     if name:
         args += ["--name", name]

@@ -50,3 +50,19 @@ def test_cli_arena(capsys):
     out = capsys.readouterr().out
     assert "mcts vs random: 4 games" in out and "Elo" in out
     assert main(["arena", "gomoku", "nope", "random"]) == 2
+
+
+def test_an_illegal_move_punished_by_the_wrapper_loses():
+    from boardgame_envs.arena import play_game
+
+    class Occupier:
+        """Plays the point its opponent just took: illegal on its first move as second player."""
+
+        name = "occupier"
+
+        def act(self, env):
+            return int(env.unwrapped.game_state.last_move)
+
+    first = type("Centre", (), {"name": "centre", "act": lambda self, env: 4})()
+    # env() ends the game with -1 for the offender and leaves the board as it was: a loss, not a draw.
+    assert play_game(tictactoe_v0.env, first, Occupier()) == (1, [4, 4])

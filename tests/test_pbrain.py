@@ -215,3 +215,17 @@ def test_policy_failure_is_an_error_line():
     out, brain = run(["START 9", "BEGIN", "BEGIN"], Broken())
     assert out[1:] == ["ERROR boardgame-envs broken could not move: RuntimeError: no network"] * 2
     assert brain.moves == []
+
+
+def test_command_line_brain_and_launcher(tmp_path, monkeypatch, capsys):
+    from boardgame_envs.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("START 9\nABOUT\nEND\n"))
+    assert main(["pbrain", "--policy", "random", "--name", "Tester"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "OK", f'name="Tester", version="{__version__}", author="boardgame_envs", country="n/a"'
+    ]
+    assert main(["pbrain", "--policy", "random", "--write-launcher", str(tmp_path / "pbrain-r")]) == 0
+    launcher = tmp_path / "pbrain-r"
+    assert launcher.stat().st_mode & 0o111 and "pbrain --policy random --seed 0" in launcher.read_text()
+    assert f"pbrain:{launcher}" in capsys.readouterr().out

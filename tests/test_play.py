@@ -50,3 +50,17 @@ class _Lowest:
 
     def act(self, env):
         return int(env.unwrapped.game_state.legal_actions()[0])
+
+
+def test_an_engine_forfeit_ends_the_game_for_the_human():
+    from boardgame_envs.policies.base import Forfeit
+
+    class Crashing:
+        name = "crashing"
+
+        def act(self, env):
+            raise Forfeit("the engine crashed")
+
+    env_fn = functools.partial(gomoku_v0.raw_env, 9, 5, "freestyle", render_mode="ansi")
+    winner, out = _run(env_fn, Crashing(), True, ["e5"])
+    assert winner == 1 and "white_0 forfeits: the engine crashed" in out and "game over: black_0 wins" in out

@@ -58,10 +58,13 @@ _ABOUT_FIELD = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
 
 
 def _argv(command: str | Sequence[str]) -> list[str]:
-    """The argv of ``command``: a path to a program as it is, a command line split as a shell would."""
+    """The argv of ``command``: an existing file as its absolute path, else a command line split as a shell would.
+
+    (A command relative to ``cwd`` is found there, as ``subprocess`` does on POSIX.)
+    """
     if isinstance(command, str):
         path = os.path.expanduser(command)
-        argv = [path] if os.path.isfile(path) else shlex.split(command)
+        argv = [os.path.abspath(path)] if os.path.isfile(path) else shlex.split(command)
     elif isinstance(command, Sequence) and all(isinstance(c, str) for c in command):
         argv = list(command)
     else:
