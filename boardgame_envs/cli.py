@@ -136,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.set_defaults(func=arena)
     g = sub.add_parser("pbrain", help="run a policy as a Gomocup brain (pbrain-*) on stdin/stdout")
     g.add_argument("--policy", default="alphabeta", type=policy_arg, metavar="POLICY",
-                   help="any policy spec (default: alphabeta, 0.5 s a move at most)")
+                   help="any policy spec (default: alphabeta, a fixed node budget)")
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--name", default=None, help="the name ABOUT reports")
     g.add_argument("--write-launcher", metavar="PATH", help="write an executable script that runs this brain, and exit")
