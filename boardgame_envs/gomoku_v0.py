@@ -11,7 +11,7 @@ Actions            ``Discrete(N * N)``: action ``a`` is cell ``(a // N, a % N)``
 Observation        ``{"observation": Box(0, 1, (N, N, C), int8), "action_mask": Box(0, 1, (N*N,), int8)}``,
                    C = 4, or 5 under renju
 Rewards            +1 win, -1 loss, 0 draw, to both agents on the final step
-Render modes       ``"ansi"``, ``"rgb_array"``, ``"human"`` (prints the ``ansi`` text)
+Render modes       ``"ansi"``, ``"rgb_array"``, ``"human"`` (a pygame window, the ``gui`` extra)
 =================  ==============================================
 
 Arguments

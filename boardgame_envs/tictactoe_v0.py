@@ -7,7 +7,7 @@ Agents             ``["player_1", "player_2"]``; ``player_1`` plays X and moves 
 Actions            ``Discrete(9)``: action ``a`` is cell ``(a // 3, a % 3)``, row 0 at the top
 Observation        ``{"observation": Box(0, 1, (3, 3, 2), int8), "action_mask": Box(0, 1, (9,), int8)}``
 Rewards            +1 win, -1 loss, 0 draw, to both agents on the final step
-Render modes       ``"ansi"``, ``"rgb_array"``, ``"human"`` (prints the ``ansi`` text)
+Render modes       ``"ansi"``, ``"rgb_array"``, ``"human"`` (a pygame window, the ``gui`` extra)
 =================  ==============================================
 
 Cell indexes::

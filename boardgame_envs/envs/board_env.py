@@ -25,7 +25,7 @@ from gymnasium.utils import EzPickle
 from numba import njit
 from pettingzoo import AECEnv
 
-from boardgame_envs.envs.render import render_ansi, render_rgb
+from boardgame_envs.envs.render import render_ansi
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame, opponent
 
@@ -130,6 +130,11 @@ class BoardEnv(AECEnv, EzPickle):
         self._has_last_move_plane = num_planes > PLANE_LAST_MOVE
         self._make_views()
         self.game_state = game.new_state()
+        self.moves: list[int] = []  # the actions played since reset, black first
+        # Keywords for the pictures of render() ("rgb_array", "human"): cell,
+        # coordinates, move_numbers, status; see boardgame_envs.render.rgb.
+        self.render_options: dict[str, Any] = {}
+        self._window: Any = None
         self.agents: list[str] = []
         self._space_seed: int | None = None
 
@@ -141,6 +146,7 @@ class BoardEnv(AECEnv, EzPickle):
         # turn into separate copies; the receiver makes new ones.
         for name in ("_views", "_view_blank", "_view_buffer", "_view_flat", "_empty", "_no_moves"):
             state.pop(name, None)
+        state["_window"] = None  # a window stays with the process that opened it
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -165,6 +171,7 @@ class BoardEnv(AECEnv, EzPickle):
         if seed is not None:
             self._space_seed = seed
         self.game_state = self.game.new_state()
+        self.moves = []
         first, second = self.possible_agents  # dict displays: the cheapest way to build these, every game
         self.agents = [first, second]
         self.rewards = {first: 0.0, second: 0.0}
@@ -173,6 +180,8 @@ class BoardEnv(AECEnv, EzPickle):
         self.truncations = {first: False, second: False}
         self.infos = {first: {}, second: {}}
         self.agent_selection = first
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.game_state
@@ -340,6 +349,7 @@ class BoardEnv(AECEnv, EzPickle):
             action = int(action)
         in_sync = state is self._views_state and state.num_moves == self._views_moves
         state._place(action)
+        self.moves.append(action)
         if in_sync:
             # The new stone, in every viewer's planes.
             flat = self._view_flat
@@ -361,18 +371,38 @@ class BoardEnv(AECEnv, EzPickle):
 
     # --------------------------------------------------------------- outputs
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
+        """``"ansi"``: the board as text; ``"rgb_array"``: a picture; ``"human"``: the picture in a pygame window.
+
+        Pictures come from :func:`boardgame_envs.render.rgb` with the keywords
+        in ``render_options``; the window is updated after every step and
+        closed by :meth:`close`.
+        """
+        mode = self.render_mode
+        if mode is None:
             from gymnasium import logger
 
-            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            logger.warn("render() called without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human'")
             return None
-        if self.render_mode == "rgb_array":
-            return render_rgb(self.game_state)
-        text = render_ansi(self.game_state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        if mode == "ansi":
+            return render_ansi(self.game_state)
+        from boardgame_envs.render import Board, rgb
+
+        board = Board.of(self)
+        frame = rgb(board, **self.render_options)
+        if mode == "rgb_array":
+            return frame
+        if self._window is None:
+            from boardgame_envs.render.window import Window
+
+            self._window = Window(fps=self.metadata["render_fps"])
+        self._window.show(frame, title=board.title())
+        return None
+
+    def board(self) -> Any:
+        """The position as a :class:`boardgame_envs.render.Board`: it shows itself in Jupyter (SVG)."""
+        from boardgame_envs.render import Board
+
+        return Board.of(self)
 
     def state(self) -> np.ndarray:
         """The board ``(n, n)`` int8: 0 empty, 1 black (first player), 2 white."""
@@ -380,7 +410,10 @@ class BoardEnv(AECEnv, EzPickle):
         return self.game_state.board.reshape(n, n).copy()
 
     def close(self) -> None:
-        pass
+        """Close the ``"human"`` window, if one is open."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     @property
     def color_to_move(self) -> int:

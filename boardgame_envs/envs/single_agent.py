@@ -74,7 +74,7 @@ def make_opponent(spec: Any, seed: int | None = None) -> Any:
 class BoardGameEnv(gymnasium.Env):
     """One of our two-player games as a single-agent ``gymnasium.Env``; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
     def __init__(
         self,
@@ -98,7 +98,7 @@ class BoardGameEnv(gymnasium.Env):
         if illegal_action not in ILLEGAL:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi' or 'rgb_array'")
+            raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi', 'rgb_array' or 'human'")
         if game == "tictactoe":
             self.aec = tictactoe_v0.raw_env(render_mode=render_mode)
         else:
@@ -199,8 +199,16 @@ class BoardGameEnv(gymnasium.Env):
         return self._observation(), reward, terminated, False, self._info()
 
     def render(self) -> Any:
-        """The AEC env's rendering (``"ansi"`` text or an ``"rgb_array"`` image); None without a render_mode."""
+        """The AEC env's rendering (``"ansi"`` text, an ``"rgb_array"`` image); None without a render_mode.
+
+        In ``"human"`` mode the AEC env's window shows every move, the
+        opponent's included, without a call to ``render``.
+        """
         return self.aec.render() if self.render_mode is not None else None
+
+    def close(self) -> None:
+        """Close the ``"human"`` window, if one is open."""
+        self.aec.close()
 
 
 def register_gymnasium_envs() -> None:

@@ -144,8 +144,10 @@ def test_rgb_render_shows_stones():
     env.step(4)
     after = env.render()
     assert empty.shape == after.shape and (empty != after).any()
-    c = after.shape[0] // 2
-    assert after[c - 5, c].max() < 60  # near-black stone pixels at the centre
+    c = after.shape[1] // 2
+    red, green, blue = (int(v) for v in after[c, c])
+    assert red > 150 and green < 90 and blue < 90  # the arms of a red X cross at the centre cell's middle
+    assert empty[c, c].min() > 200  # paper before
 
 
 actions = st.one_of(st.integers(-3, 28), st.none(), st.sampled_from([1.5, "x"]))

@@ -197,7 +197,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="unknown policy"):
         BoardGameEnv(opponent="grandmaster")
     with pytest.raises(ValueError, match="render_mode"):
-        BoardGameEnv(render_mode="human")
+        BoardGameEnv(render_mode="pygame")
 
 
 def test_render_passthrough():

@@ -1,0 +1,200 @@
+"""A position to draw: :class:`Board`, a frozen snapshot of a game and the moves that led to it.
+
+Every drawing (pixels, SVG, animation frames, the window) starts from a
+:class:`Board`, so they show the same thing. A board is taken from an env, a
+:class:`~boardgame_envs.games.mnk.GameState` or a list of moves; it shows
+itself in Jupyter (``_repr_svg_``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, WHITE
+from boardgame_envs.games.mnk import GameState, MNKGame
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """What is on the board: stones, whose move, the result, black's forbidden points.
+
+    ``moves`` are the actions from the empty board, black first, when they are
+    known (they number the stones); ``None`` otherwise.
+    """
+
+    game: MNKGame
+    stones: np.ndarray  # (n*n,) int8: EMPTY, BLACK, WHITE
+    to_move: int
+    last_move: int  # -1 before the first move
+    winner: int  # BLACK, WHITE, or EMPTY (playing, or a draw)
+    terminal: bool
+    forbidden: np.ndarray  # (n*n,) bool: empty points black may not play (renju)
+    moves: tuple[int, ...] | None = None
+
+    @classmethod
+    def of(cls, source: Any, moves: Iterable[int] | None = None) -> Board:
+        """The board of an env (wrapped or raw), a ``GameState`` or a ``Board``.
+
+        ``moves`` (actions, black first) number the stones; an env supplies
+        its own. Moves that do not add up to the position are ignored.
+        """
+        if isinstance(source, Board):
+            return source if moves is None else cls.from_state(source._state(), moves)
+        state = getattr(getattr(source, "unwrapped", None), "game_state", None)
+        if isinstance(state, GameState):
+            if moves is None:
+                moves = getattr(source.unwrapped, "moves", None)
+            return cls.from_state(state, moves)
+        if isinstance(source, GameState):
+            return cls.from_state(source, moves)
+        raise TypeError(
+            f"cannot draw a {type(source).__name__}: expected a boardgame_envs env, a GameState or a Board"
+        )
+
+    @classmethod
+    def from_state(cls, state: GameState, moves: Iterable[int] | None = None) -> Board:
+        known = None
+        if moves is not None:
+            known = tuple(int(a) for a in moves)
+            # Numbers are only drawn when they describe these stones.
+            if len(known) != state.num_moves or (known and known[-1] != state.last_move):
+                known = None
+        forbidden = state.forbidden() if state.game.rule == "renju" else np.zeros(state.game.num_actions, bool)
+        return cls(
+            game=state.game,
+            stones=state.board.copy(),
+            to_move=int(state.to_move),
+            last_move=int(state.last_move),
+            winner=int(state.winner),
+            terminal=bool(state.terminal),
+            forbidden=forbidden.copy(),
+            moves=known,
+        )
+
+    @classmethod
+    def from_moves(cls, game: MNKGame, moves: Iterable[int]) -> Board:
+        """The position after ``moves`` (actions, black first) on an empty board.
+
+        Raises :class:`~boardgame_envs.games.mnk.IllegalMoveError` naming the
+        first move the rules refuse.
+        """
+        state = game.new_state()
+        played = []
+        for action in moves:
+            state.play(action)
+            played.append(int(action))
+        return cls.from_state(state, played)
+
+    def _state(self) -> GameState:
+        state = GameState(self.game)
+        state.board[:] = self.stones
+        state.to_move, state.num_moves, state.last_move = self.to_move, self.num_moves, self.last_move
+        state.winner, state.terminal = self.winner, self.terminal
+        return state
+
+    # ------------------------------------------------------------- what it shows
+    @property
+    def size(self) -> int:
+        return int(self.game.size)
+
+    @property
+    def num_moves(self) -> int:
+        return int(np.count_nonzero(self.stones))
+
+    @property
+    def is_tictactoe(self) -> bool:
+        """Drawn as marks in cells (X and O), not as stones on points."""
+        return (self.game.size, self.game.win_length) == (3, 3)
+
+    def winning_line(self) -> tuple[int, ...]:
+        """The actions of the winning run through the last move, in order; ``()`` if nobody won."""
+        if self.winner == EMPTY or self.last_move < 0:
+            return ()
+        n, k = self.size, int(self.game.win_length)
+        exact = self.game.exact(self.winner)
+        r0, c0 = divmod(self.last_move, n)
+        for dr, dc in DIRECTIONS.tolist():
+            run = [self.last_move]
+            for sign in (1, -1):
+                r, c = r0 + sign * dr, c0 + sign * dc
+                while 0 <= r < n and 0 <= c < n and self.stones[r * n + c] == self.winner:
+                    run.append(r * n + c)
+                    r, c = r + sign * dr, c + sign * dc
+            if len(run) == k or (len(run) > k and not exact):
+                return tuple(sorted(run))
+        return ()
+
+    def shown_forbidden(self) -> np.ndarray:
+        """The forbidden points worth marking: while the game goes on."""
+        if self.terminal:
+            return np.zeros_like(self.forbidden)
+        return self.forbidden
+
+    def player_name(self, color: int) -> str:
+        if self.is_tictactoe:
+            return "X" if color == BLACK else "O"
+        return "Black" if color == BLACK else "White"
+
+    def status(self) -> str:
+        """One line: whose move it is, or the result."""
+        if self.terminal:
+            if self.winner == EMPTY:
+                text = "Draw"
+            else:
+                text = f"{self.player_name(self.winner)} wins"
+            return text if self.is_tictactoe else f"{text} · {self.num_moves} moves"
+        text = f"{self.player_name(self.to_move)} to move"
+        if self.is_tictactoe:
+            return text
+        text = f"Move {self.num_moves + 1} · {text}"
+        if self.game.rule == "renju" and self.to_move == BLACK and self.forbidden.any():
+            text += " · x forbidden"
+        return text
+
+    def title(self) -> str:
+        """The game's name, for a status line or a window."""
+        if self.is_tictactoe:
+            return "Tic-tac-toe"
+        n, k = self.size, self.game.win_length
+        name = {"renju": "Renju", "standard": "Gomoku (exactly five)"}.get(self.game.rule, "Gomoku")
+        if self.game.rule == "standard" and k != 5:
+            name = f"Gomoku (exactly {k})"
+        elif self.game.rule == "freestyle" and k != 5:
+            name = f"{k} in a row"
+        return f"{name} {n}x{n}"
+
+    # ----------------------------------------------------------------- pictures
+    def svg(self, **options: Any) -> str:
+        """The board as an SVG document; options as in :func:`boardgame_envs.render.svg`."""
+        from boardgame_envs.render.svg import svg
+
+        return svg(self, **options)
+
+    def rgb(self, **options: Any) -> np.ndarray:
+        """The board as a ``uint8`` image ``(H, W, 3)``; options as in :func:`boardgame_envs.render.rgb`."""
+        from boardgame_envs.render.raster import rgb
+
+        return rgb(self, **options)
+
+    def save(self, path: str, **options: Any) -> None:
+        """Write the picture to ``path``: ``.svg`` as SVG, any other suffix Pillow knows (``.png``) as pixels."""
+        if str(path).lower().endswith(".svg"):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(self.svg(**options))
+            return
+        from PIL import Image
+
+        Image.fromarray(self.rgb(**options)).save(path)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __repr__(self) -> str:
+        return f"<Board {self.title()}, {self.num_moves} moves: {self.status()}>"
+
+
+__all__ = ["Board", "BLACK", "WHITE", "EMPTY"]
