@@ -89,6 +89,11 @@ def play(args: argparse.Namespace) -> int:
         env_fn = functools.partial(gomoku_v0.raw_env, args.board_size, args.win_length, args.rule, render_mode="ansi")
     opponent = make_policy(args.opponent, seed=args.seed)
     check_fits(opponent, env_fn())  # bad board arguments fail here too, with the env's message
+    if args.gui:
+        from boardgame_envs.gui import play_window
+
+        play_window(env_fn, opponent, human_first=args.color in ("black", "first"))
+        return 0
     play_terminal(env_fn, opponent, human_first=args.color in ("black", "first"))
     return 0
 
@@ -115,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--second", default="random", type=policy_arg, metavar="POLICY")
     d.add_argument("--seed", type=int, default=0)
     d.set_defaults(func=demo)
-    p = sub.add_parser("play", help="play against a built-in policy in the terminal")
+    p = sub.add_parser("play", help="play against a built-in policy in the terminal (or a window: --gui)")
     p.add_argument("game", choices=("tictactoe", "gomoku"))
     p.add_argument("--board-size", type=int, default=15)
     p.add_argument("--win-length", type=int, default=5)
@@ -123,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opponent", default="alphabeta", type=policy_arg, metavar="POLICY")
     p.add_argument("--color", default="black", choices=("black", "white", "first", "second"))
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--gui", action="store_true", help="play in a window (needs the gui extra: pygame)")
     p.set_defaults(func=play)
     a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
     a.add_argument("game", choices=("tictactoe", "gomoku"))

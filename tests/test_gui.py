@@ -1,0 +1,124 @@
+"""The play window, driven headless (SDL_VIDEODRIVER=dummy) by posted pygame events."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from ascii_boards import parse
+from boardgame_envs import gomoku_v0, tictactoe_v0
+from boardgame_envs.games.notation import parse_point
+
+pygame = pytest.importorskip("pygame")
+from boardgame_envs.gui import PlayWindow  # noqa: E402  (after the skip: it needs pygame)
+
+
+class Scripted:
+    """Plays the first legal action of a fixed list."""
+
+    def __init__(self, actions):
+        self.actions = list(actions)
+
+    def act(self, env):
+        mask = env.unwrapped.game_state.legal_mask()
+        return next(a for a in self.actions if mask[a])
+
+
+def _click(gui, x, y):
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+    gui.tick()
+
+
+def _key(gui, char):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char), unicode=char, mod=0))
+    gui.tick()
+
+
+@pytest.fixture
+def ttt():
+    gui = PlayWindow(tictactoe_v0.raw_env, Scripted([0, 1, 2, 3, 5, 6, 7, 8]))
+    yield gui
+    gui.close()
+
+
+def test_clicks_play_the_opponent_answers_and_the_result_shows(ttt, tmp_path):
+    gui = ttt
+    gui.tick()
+    for cell in (4, 3, 5):  # X: centre, then the middle row...
+        _click(gui, *gui.pixel_of(cell))
+        gui.wait()
+    assert gui.moves[:2] == [4, 0] and gui.env.unwrapped.game_state.board[3] == 1
+    # ...the scripted O took 0 and 1 (3 was ours); X finishes the middle row:
+    assert gui.state.terminal and gui.state.winner == 1 and gui.moves == [4, 0, 3, 1, 5]
+    assert gui.status_note() == "X wins · you win!"
+    gui.window.save(str(tmp_path / "window.png"))
+    assert (tmp_path / "window.png").stat().st_size > 2000
+    _click(gui, *gui.pixel_of(8))  # the game is over: a click does nothing
+    assert gui.moves == [4, 0, 3, 1, 5]
+
+
+def test_occupied_cell_undo_and_new_game(ttt):
+    gui = ttt
+    _click(gui, *gui.pixel_of(4))
+    gui.wait()
+    _click(gui, *gui.pixel_of(0))  # the opponent's O is there
+    assert gui.message == "a3 is occupied (by white)" and gui.moves == [4, 0]
+    _click(gui, *gui.button_at("Undo"))
+    assert gui.moves == [] and gui.humans_turn
+    _click(gui, *gui.pixel_of(8))
+    gui.wait()
+    _key(gui, "n")
+    assert gui.moves == [] and not gui.state.num_moves
+
+
+def test_hover_shows_a_ghost_only_on_legal_points(ttt):
+    gui = ttt
+    gui.tick()
+    plain = gui.frame()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=gui.pixel_of(2), rel=(0, 0), buttons=(0, 0, 0)))
+    gui.tick()
+    assert gui.hover == 2 and (gui.frame() != plain).any()
+
+
+def test_renju_forbidden_point_refuses_the_click_and_a_hint_rings_a_point(tmp_path):
+    # Black (the human) to move after these eight stones: e5 is a double-three.
+    drawing = parse("""
+        O . . . . . . . O
+        . . . . . . . . .
+        . . . . X . . . .
+        . . . . X . . . .
+        . . X X . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O . . . . . . . O
+    """).ravel()
+    blacks = [int(a) for a in (drawing == 1).nonzero()[0]]
+    whites = [int(a) for a in (drawing == 2).nonzero()[0]]
+    gui = PlayWindow(functools.partial(gomoku_v0.raw_env, 9, 5, "renju"), Scripted(whites + list(range(81))),
+                     hint_policy=Scripted([parse_point("g7", 9)]))  # fmt: skip
+    try:
+        for black in blacks:
+            _click(gui, *gui.pixel_of(black))
+            gui.wait()
+        assert gui.moves == [a for pair in zip(blacks, whites) for a in pair]
+        e5 = parse_point("e5", 9)
+        _click(gui, *gui.pixel_of(e5))
+        assert gui.message == "e5 is forbidden for black: double-three" and len(gui.moves) == 8
+        _key(gui, "h")
+        gui.wait()
+        assert gui.hint == parse_point("g7", 9) and gui.message == "hint: g7"
+        gui.draw()
+        gui.window.save(str(tmp_path / "renju.png"))
+    finally:
+        gui.close()
+
+
+def test_cli_gui_flag_is_accepted(monkeypatch):
+    from boardgame_envs import cli
+
+    seen = {}
+    monkeypatch.setattr("boardgame_envs.gui.play_window", lambda env_fn, opponent, human_first: seen.update(first=human_first))
+    assert cli.main(["play", "tictactoe", "--gui", "--opponent", "random", "--color", "second"]) == 0
+    assert seen == {"first": False}
