@@ -13,6 +13,10 @@ One iteration:
    built-in policies; win rate and Elo go to TensorBoard and the progress bar.
 4. **Checkpoint** ``out/latest.pt`` atomically. ``train()`` on the same
    ``out`` resumes from it, so a kill loses at most the iteration under way.
+
+Each iteration's scalars also go to ``out/metrics.jsonl``; at the end of
+``train()`` they are drawn in ``out/summary.png`` (losses and evaluation
+scores against iterations; needs matplotlib, the ``plot`` extra).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from boardgame_envs.alphazero.network import PolicyValueNet, resolve_device
 from boardgame_envs.alphazero.policy import NetworkPolicy
 from boardgame_envs.alphazero.replay import ReplayBuffer
 from boardgame_envs.alphazero.selfplay import Examples, SelfPlay, SelfPlayStats
+from boardgame_envs.alphazero.summary import SUMMARY, append_metrics, plot_summary, read_metrics
 from boardgame_envs.envs.board_env import BoardEnv
 from boardgame_envs.symmetry import random_symmetries
 
@@ -109,7 +114,21 @@ class AlphaZeroTrainer:
         bar.close()
         if self._writer is not None:
             self._writer.flush()
+        if rows and self.out is not None:
+            self.plot_summary()
         return rows
+
+    def plot_summary(self) -> Path | None:
+        """Draw ``out/summary.png`` from the whole run's ``metrics.jsonl``; None (and a note) without matplotlib."""
+        if self.out is None:
+            return None
+        n, k = self.game.size, self.game.win_length
+        try:
+            return plot_summary(read_metrics(self.out), self.out / SUMMARY, f"AlphaZero: {n}x{n}, {k} in a row, {self.game.rule}")
+        except ValueError as exc:
+            if self.config.progress:
+                tqdm.write(f"no summary plot: {exc}")
+            return None
 
     def _anneal(self, progress: float) -> None:
         """Cosine learning rate from ``lr`` at the start of the run to ``lr * lr_final`` at its end."""
@@ -144,6 +163,7 @@ class AlphaZeroTrainer:
             row.update(self.evaluate())
         self._log(row)
         if self.out is not None:
+            append_metrics(self.out, row)
             save_checkpoint(self.out / LATEST, self.checkpoint())
         return row
 
