@@ -22,6 +22,21 @@ def parse(text: str) -> np.ndarray:
     return np.array([[CHARS[c] for c in r] for r in rows], dtype=np.int8)
 
 
+def parse_marked(text: str, marks: dict[str, object]) -> tuple[np.ndarray, dict[int, object]]:
+    """A drawing whose empty points may carry a mark: ``(board, {action: marks[mark]})``.
+
+    A marked point is empty on the board; ``action`` is ``row * n + col``.
+    """
+    rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
+    marked = {}
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch in marks:
+                marked[r * len(rows) + c] = marks[ch]
+    plain = "\n".join("".join("." if ch in marks else ch for ch in row) for row in rows)
+    return parse(plain), marked
+
+
 def state_from(text: str, win_length: int = 5, rule: str = "freestyle", to_move: int | None = None) -> GameState:
     """A :class:`GameState` holding the drawn stones; by default black moves if counts are equal."""
     board = parse(text)

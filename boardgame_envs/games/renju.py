@@ -3,7 +3,8 @@
 Black (who moves first) may not play a point that makes an overline, two
 fours or two threes at once, unless the same move makes a five. A *three*
 counts only if it can become a straight four by a move that is itself
-allowed, so deciding a three may need deciding another point first: the
+allowed and makes no five (RIF: "without at the same time a five in a row
+is made"), so deciding a three may need deciding another point first: the
 check recurses on hypothetical stones, bounded by the empty points of the
 position, never by a depth cut. ``docs/renju.md`` states every rule as
 implemented, with diagrams.
@@ -22,6 +23,10 @@ from numba import njit
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
 
 KIND_NONE, KIND_OVERLINE, KIND_DOUBLE_FOUR, KIND_DOUBLE_THREE = 0, 1, 2, 3
+# The recursion's own answer for a point that makes a five: black may play it
+# (a five wins), but a straight four completed there is no three (RIF: a three
+# becomes a straight four "without at the same time making a five").
+KIND_FIVE = -1
 KIND_NAMES = {KIND_OVERLINE: "overline", KIND_DOUBLE_FOUR: "double-four", KIND_DOUBLE_THREE: "double-three"}
 
 FIVE = 5
@@ -109,11 +114,13 @@ def _fours_in_line(board, n, idx, dr, dc):
 # An explicit signature: numba's on-disk cache of a recursive function whose
 # type is inferred leaves an unresolved symbol for callers compiled later.
 @njit("int64(int8[::1], int64, int64)", cache=True)
-def forbidden_kind_flat(board, n, idx):
-    """Kind of forbidden move black makes at empty ``idx`` (``KIND_NONE`` if allowed).
+def _judge(board, n, idx):
+    """Kind of move black makes at empty ``idx``: ``KIND_FIVE``, ``KIND_NONE`` or a forbidden kind.
 
     Five first (it overrides everything), then overline, two fours, and last
     two real threes; a line that holds a four is not also counted as a three.
+    A three is real when one of its straight-four points judges ``KIND_NONE``
+    with ``idx`` on the board: neither forbidden nor a five.
     """
     board[idx] = BLACK
     r0 = idx // n
@@ -127,7 +134,7 @@ def forbidden_kind_flat(board, n, idx):
         run, left, right = _five_points(board, n, idx, dr, dc)
         if run == FIVE:
             board[idx] = EMPTY
-            return KIND_NONE
+            return KIND_FIVE
         if run > FIVE:
             overline = True
             continue
@@ -197,7 +204,7 @@ def forbidden_kind_flat(board, n, idx):
                 while found:
                     e = (found & POINT_MASK) - 1
                     found >>= POINT_BITS
-                    if forbidden_kind_flat(board, n, e) == KIND_NONE:
+                    if _judge(board, n, e) == KIND_NONE:
                         threes += 1
                         break
                 candidate_lines -= 1
@@ -207,6 +214,13 @@ def forbidden_kind_flat(board, n, idx):
                 kind = KIND_DOUBLE_THREE
     board[idx] = EMPTY
     return kind
+
+
+@njit(cache=True)
+def forbidden_kind_flat(board, n, idx):
+    """Kind of forbidden move black makes at empty ``idx`` (``KIND_NONE`` if allowed)."""
+    kind = _judge(board, n, idx)
+    return KIND_NONE if kind == KIND_FIVE else kind
 
 
 @njit(cache=True)
@@ -264,7 +278,7 @@ def forbidden_mask_flat(board, n, out):
     total = 0
     for idx in range(n * n):
         if out[idx]:
-            if forbidden_kind_flat(board, n, idx) != KIND_NONE:
+            if _judge(board, n, idx) > KIND_NONE:
                 total += 1
             else:
                 out[idx] = False

@@ -64,7 +64,7 @@ def _straight_four(board, r, c, dr, dc):
     return False
 
 
-def _three(board, r, c, dr, dc):
+def _three(board, r, c, dr, dc, five_clause):
     n = board.shape[0]
     for k in range(-4, 5):
         er, ec = r + k * dr, c + k * dc
@@ -72,14 +72,19 @@ def _three(board, r, c, dr, dc):
             continue
         board[er, ec] = 1
         straight = _straight_four(board, r, c, dr, dc)
+        five = five_clause and any(_makes_five(board, er, ec, ddr, ddc) for ddr, ddc in DIRS)
         board[er, ec] = 0
-        if straight and reference_kind(board, er, ec) is None:
+        if straight and not five and reference_kind(board, er, ec, five_clause) is None:
             return True
     return False
 
 
-def reference_kind(board: np.ndarray, r: int, c: int) -> str | None:
-    """Kind of forbidden move black makes at empty (r, c), from the definitions."""
+def reference_kind(board: np.ndarray, r: int, c: int, five_clause: bool = True) -> str | None:
+    """Kind of forbidden move black makes at empty (r, c), from the definitions.
+
+    ``five_clause=False`` drops "without at the same time making a five" from
+    the definition of a three, to show which test positions hinge on it.
+    """
     assert board[r, c] == 0
     board[r, c] = 1
     try:
@@ -90,7 +95,7 @@ def reference_kind(board: np.ndarray, r: int, c: int) -> str | None:
         fours = [_fours(board, r, c, dr, dc) for dr, dc in DIRS]
         if sum(fours) >= 2:
             return "double-four"
-        threes = sum(1 for (dr, dc), f in zip(DIRS, fours) if f == 0 and _three(board, r, c, dr, dc))
+        threes = sum(1 for (dr, dc), f in zip(DIRS, fours) if f == 0 and _three(board, r, c, dr, dc, five_clause))
         return "double-three" if threes >= 2 else None
     finally:
         board[r, c] = 0

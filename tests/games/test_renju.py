@@ -1,12 +1,10 @@
 """Renju forbidden points on positions worked out by hand from the RIF rules.
 
-Diagrams: ``X`` black, ``O`` white, ``.`` empty. An empty point may carry the
-answer: ``6`` overline, ``4`` double-four, ``3`` double-three (forbidden for
-black), ``+`` a point of interest where black may play. In a *full* case every
-other empty point must be allowed too; in a *partial* case (crowded
-positions) only the marked points are asserted. Every case is checked in all
-eight rotations and reflections of the board. The comment under each case is
-the working from the rules.
+Diagrams: ``X`` black, ``O`` white, ``.`` empty; an empty point may carry the
+answer (the marks are explained in ``renju_diagrams.py``). Every case is
+checked in all eight rotations and reflections of the board. The comment
+under each case is the working from the rules. The five clause of the
+definition of a three has its own file, ``test_renju_five_clause.py``.
 """
 
 from __future__ import annotations
@@ -18,11 +16,11 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+from renju_diagrams import check_in_all_symmetries, parse_case  # noqa: E402
 from renju_reference import reference_kind, reference_mask  # noqa: E402
 
 from boardgame_envs.games.renju import forbidden_kind, forbidden_mask  # noqa: E402
 
-KIND_OF_MARK = {"6": "overline", "4": "double-four", "3": "double-three", "+": None}
 CASES: dict[str, tuple[str, bool]] = {}
 
 
@@ -508,7 +506,7 @@ case("false three: its straight-four point is an overline", """
 """, full=False)
 # i8 joins i12-i9 and i7: six. So f8-h8 is no three and h8 makes one three.
 
-case("control: the same without i7, so i8 makes a five and h8 is double-three", """
+case("the same without i7: i8 makes a five, so the row is still no three", """
 . . . . . . . . . . . . . . .
 . . . . . . . . . . . . . . .
 . . . . . . . . . . . . . . .
@@ -516,7 +514,7 @@ case("control: the same without i7, so i8 makes a five and h8 is double-three", 
 . . . . . . . . X . . . . . .
 . . . . . . . X X . . . . . .
 . . . . . . . X X . . . . . .
-. . . O . X X 3 + . . . . . .
+. . . O . X X + + . . . . . .
 . . . . . . . . . . . . . . .
 . . . . . . . . . . . . . . .
 . . . . . . . . . . . . . . .
@@ -525,6 +523,9 @@ case("control: the same without i7, so i8 makes a five and h8 is double-three", 
 . . . . . . . . . . . . . . .
 . . . . . . . . . . . . . . .
 """, full=False)
+# i8 (with h8) would make the straight four f8-i8 and, at the same time, the
+# five i12-i8. RIF: a three becomes a straight four "without at the same time
+# making a five"; this one cannot, so h8 makes one three (the column): legal.
 
 case("false three: its straight-four point is a double-four", """
 . . . . . . . . . . . . . . .
@@ -615,71 +616,20 @@ case("two levels deep, flipped: without m7, i7 is allowed, i8 is double-three, h
 
 
 # --------------------------------------------------------------------- tests
-def _parse(diagram: str) -> tuple[np.ndarray, dict[tuple[int, int], str | None]]:
-    rows = [line.split() for line in diagram.strip().splitlines()]
-    n = len(rows)
-    board = np.zeros((n, n), dtype=np.int8)
-    marks = {}
-    for r, row in enumerate(rows):
-        assert len(row) == n, f"row {r} has {len(row)} points, expected {n}"
-        for c, ch in enumerate(row):
-            if ch == "X":
-                board[r, c] = 1
-            elif ch == "O":
-                board[r, c] = 2
-            elif ch in KIND_OF_MARK:
-                marks[(r, c)] = KIND_OF_MARK[ch]
-            else:
-                assert ch == ".", f"unknown mark {ch!r}"
-    return board, marks
-
-
-def _symmetries(n: int):
-    """The eight maps (r, c) -> (r', c') of the square, with the matching array transform."""
-    for k in range(4):
-        for flip in (False, True):
-
-            def array_map(a, k=k, flip=flip):
-                a = np.rot90(a, k)
-                return np.fliplr(a) if flip else a
-
-            index = np.arange(n * n).reshape(n, n)
-            moved = array_map(index)
-            where = {int(v): divmod(int(i), n) for i, v in enumerate(moved.ravel())}
-
-            def point_map(r, c, where=where):
-                return where[r * n + c]
-
-            yield array_map, point_map
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_hand_drawn_case_in_all_symmetries(name):
     diagram, full = CASES[name]
-    board, marks = _parse(diagram)
-    n = board.shape[0]
-    for array_map, point_map in _symmetries(n):
-        b = np.ascontiguousarray(array_map(board))
-        mask = forbidden_mask(b)
-        for (r, c), kind in marks.items():
-            rr, cc = point_map(r, c)
-            assert forbidden_kind(b, rr, cc) == kind, f"{name}: point {(rr, cc)}"
-            assert mask[rr, cc] == (kind is not None)
-        if full:
-            expected = np.zeros((n, n), dtype=bool)
-            for (r, c), kind in marks.items():
-                expected[point_map(r, c)] = kind is not None
-            np.testing.assert_array_equal(mask, expected, err_msg=name)
+    check_in_all_symmetries(name, diagram, full)
 
 
 def test_every_kind_and_the_recursion_are_covered():
-    kinds = {kind for diagram, _ in CASES.values() for kind in _parse(diagram)[1].values()}
+    kinds = {kind for diagram, _ in CASES.values() for kind in parse_case(diagram)[1].values()}
     assert kinds == {None, "overline", "double-four", "double-three"}
     assert len(CASES) >= 40
 
 
 def test_occupied_point_is_not_a_move_and_bad_boards_are_rejected():
-    board, _ = _parse(CASES["overline"][0])
+    board, _ = parse_case(CASES["overline"][0])
     assert forbidden_kind(board, 4, 0) is None
     with pytest.raises(ValueError, match="off the"):
         forbidden_kind(board, 9, 0)
@@ -692,7 +642,7 @@ def test_occupied_point_is_not_a_move_and_bad_boards_are_rejected():
 
 
 def test_forbidden_mask_leaves_the_board_unchanged():
-    board, _ = _parse(CASES["two levels deep: i7 is a double-four, so i8 is allowed, so h8 is double-three"][0])
+    board, _ = parse_case(CASES["two levels deep: i7 is a double-four, so i8 is allowed, so h8 is double-three"][0])
     before = board.copy()
     forbidden_mask(board)
     np.testing.assert_array_equal(board, before)
