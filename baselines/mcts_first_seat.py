@@ -36,7 +36,8 @@ import numpy as np
 from boardgame_envs import gomoku_v0
 from boardgame_envs.alphazero import NetworkPolicy
 from boardgame_envs.arena import match
-from boardgame_envs.policies.alphabeta import WIN, AlphaBetaPolicy
+from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
+from boardgame_envs.policies.alphabeta_kernels import WIN
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from report import command_line, publish  # baselines/report.py, beside this script
 from solve_mnk import Solver  # baselines/solve_mnk.py, beside this script

@@ -21,9 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boardgame_envs.games import renju
+from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, win_code, wins_at
 from boardgame_envs.games.notation import point_name
+
+# The renju kernel has an explicit signature, so it compiles (once, then loads from numba's cache) on import.
+with compile_notice("the renju rules kernel", 9):
+    from boardgame_envs.games import renju
 
 RULES = ("freestyle", "standard", "renju")
 MIN_SIZE, MAX_SIZE = 3, 19

@@ -21,6 +21,8 @@ from typing import Any, Callable
 import numpy as np
 from numba import njit
 
+from boardgame_envs.games.compile_notice import compile_notice
+from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
 
@@ -188,6 +190,27 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
     return size
 
 
+# Measured on the development machine (2 cores, shared): the kernels' one compilation.
+COMPILE_S = 15
+_loaded = False
+
+
+def _load_kernels() -> None:
+    """Load the search kernels from numba's cache, or compile them once and say so, before a first search.
+
+    One simulation on an empty 3x3 board, with the argument types of every search.
+    """
+    global _loaded
+    if not _loaded:
+        with compile_notice("the MCTS kernels", COMPILE_S):
+            state = MNKGame(3, 3).new_state()
+            tree_i = np.zeros((16, 7), dtype=np.int64)
+            tree_f = np.zeros((16, 4), dtype=np.float64)
+            tree_i[0] = (-1, -1, -1, 0, 2, LEAF, UNKNOWN)
+            _simulate(state.board.copy(), rules_of(state), 1, 1, 1.4, 3, tree_i, tree_f, 1, 0)
+        _loaded = True
+
+
 class MCTSPolicy:
     """UCT with random rollouts and MCTS-Solver; PUCT over ``evaluator`` when one is given.
 
@@ -226,7 +249,7 @@ class MCTSPolicy:
             raise ValueError("radius limits the rollout search's children; with an evaluator its priors choose them")
         self.simulations = None if simulations is None else int(simulations)
         self.time_limit = time_limit
-        self.c = c
+        self.c = float(c)  # one compiled specialization of the kernels, whatever number type c is
         self.radius = DEFAULT_RADIUS if radius is None else int(radius)
         self.evaluator = evaluator
         self.rng = np.random.default_rng(seed)
@@ -257,6 +280,7 @@ class MCTSPolicy:
         return random_argmax(pool, self.rng)
 
     def _search(self, state) -> tuple[np.ndarray, np.ndarray]:
+        _load_kernels()  # before the clock of a timed search starts
         rules = rules_of(state)
         n = state.game.size
         radius = self.radius if n > 5 else n

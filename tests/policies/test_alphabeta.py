@@ -106,7 +106,7 @@ def test_gomoku_finds_a_continuous_four_win():
     )
     # Black to move, no five yet. f6 (row 5, col 5) makes two closed fours at
     # once (c6-f6, five at g6; f6-f3, five at f7): white can stop only one.
-    from boardgame_envs.policies.alphabeta import vcf
+    from boardgame_envs.policies.alphabeta_kernels import vcf
     from boardgame_envs.policies.kernels import rules_of
 
     state = env.game_state
@@ -116,7 +116,7 @@ def test_gomoku_finds_a_continuous_four_win():
 
 def test_move_scores_prove_a_win_and_a_loss():
     """6x6, four in a row: the scores say won and lost where the position is, worked out by hand."""
-    from boardgame_envs.policies.alphabeta import INF, WIN
+    from boardgame_envs.policies.alphabeta_kernels import INF, WIN
 
     policy = AlphaBetaPolicy(depth=6, time_limit=None, width=36, seed=0)
     lost = env_from(

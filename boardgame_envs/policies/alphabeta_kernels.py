@@ -1,0 +1,274 @@
+"""The numba kernels of :class:`~boardgame_envs.policies.alphabeta.AlphaBetaPolicy`.
+
+Negamax with a transposition table, root scores, move ordering with forced
+moves, and the continuous-four (VCF) search, on a flat ``int8`` board and the
+``rules`` array of :mod:`boardgame_envs.policies.kernels`.
+
+Every kernel has an explicit signature, so numba compiles them when this
+module is imported and caches them on disk, the recursive ones included
+(``negamax``, ``vcf``): a recursive kernel whose types numba infers cannot be
+cached (loading it back crashed, numba 0.68), and compiling the search
+afresh cost every process 5-7 s before its first move. The policy imports
+this module on its first move, under a one-line notice for the one run that
+compiles. The score constants live here too: numba freezes a global into the
+machine code it caches, and only a change to this file invalidates that cache.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardgame_envs.games.lines import DIRECTIONS, EMPTY
+from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, wins
+
+WIN = 1_000_000
+INF = 10 * WIN
+MATE = WIN - 1_000  # scores beyond ±MATE are wins/losses in (WIN - |score|) plies; no game is 1,000 plies long
+TT_BITS = 20  # entries of the table: 2**TT_BITS (the index mask); small boards use a slice of it
+EXACT, LOWER, UPPER = 0, 1, 2
+SMALL_BOARD = 25  # boards up to 5x5 are searched full-width, all moves, no pruning
+
+# Argument types: a board, the rules array and a colour come first everywhere.
+BOARD = "int8[::1], int64[::1], int64"
+TABLE = "int64[:, ::1]"
+
+
+@njit(f"int64({BOARD})", cache=True)
+def evaluate(board, rules, color):
+    """Static score for ``color`` to move: its open k-windows minus the opponent's."""
+    n = rules[R_N]
+    k = rules[R_K]
+    score = 0
+    for d in range(4):
+        dr = DIRECTIONS[d, 0]
+        dc = DIRECTIONS[d, 1]
+        for r in range(n):
+            for c in range(n):
+                er = r + (k - 1) * dr
+                ec = c + (k - 1) * dc
+                if not (0 <= er < n and 0 <= ec < n):
+                    continue
+                mine = 0
+                theirs = 0
+                for i in range(k):
+                    v = board[(r + i * dr) * n + c + i * dc]
+                    if v == color:
+                        mine += 1
+                    elif v != EMPTY:
+                        theirs += 1
+                if theirs == 0 and mine > 0:
+                    score += 6**mine
+                elif mine == 0 and theirs > 0:
+                    score -= 5**theirs  # the side to move gets the tempo: its lines count a bit more
+    return score
+
+
+@njit(f"UniTuple(int64, 2)({BOARD}, int64, int64[::1])", cache=True)
+def ordered_moves(board, rules, color, width, out):
+    """Ordered moves for ``color``: a win alone, else forced blocks, else the best ``width``.
+
+    Returns ``(count, status)``: status 1 if the first move wins at once,
+    -1 if the opponent has a win that cannot be blocked, else 0.
+    """
+    n = rules[R_N]
+    radius = n if n * n <= SMALL_BOARD else 2
+    cand = np.empty(n * n, dtype=np.int64)
+    count = candidates(board, n, radius, cand)
+    blocks = 0
+    threats = 0
+    keys = np.empty(count, dtype=np.int64)
+    m = 0
+    for i in range(count):
+        a = cand[i]
+        mine = allowed(board, rules, a, color)
+        if mine and wins(board, rules, a, color):
+            out[0] = a
+            return 1, 1
+        if wins(board, rules, a, 3 - color) and allowed(board, rules, a, 3 - color):
+            threats += 1
+            if mine:
+                out[blocks] = a
+                blocks += 1
+            continue
+        if mine and threats == 0:
+            cand[m] = a
+            keys[m] = -(line_potential(board, n, rules[R_K], a, color) + line_potential(board, n, rules[R_K], a, 3 - color))
+            m += 1
+    if threats > 0:
+        return (blocks, 0) if blocks > 0 else (0, -1)
+    order = np.argsort(keys[:m], kind="mergesort")
+    take = m if (width <= 0 or n * n <= SMALL_BOARD) else min(width, m)
+    for i in range(take):
+        out[i] = cand[order[i]]
+    return take, 0
+
+
+@njit(cache=True, inline="always")
+def _to_table(v, ply):
+    """A score as the table keeps it: a win or loss counted in plies from this node, not from the root.
+
+    The same position is met at different plies (and at the next move's root), so a
+    distance from the root would be wrong when read back elsewhere.
+    """
+    if v > MATE:
+        return v + ply
+    if v < -MATE:
+        return v - ply
+    return v
+
+
+@njit(cache=True, inline="always")
+def _from_table(v, ply):
+    """The inverse of :func:`_to_table` at ``ply``."""
+    if v > MATE:
+        return v - ply
+    if v < -MATE:
+        return v + ply
+    return v
+
+
+@njit(f"int64({BOARD}, int64, int64, int64, int64, int64, {TABLE}, {TABLE}, int64, int64[::1], {TABLE})", cache=True)
+def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, budget, stack):
+    """Score for ``color`` to move; ``budget[0]`` counts nodes and aborts the search at 0.
+
+    ``stack[ply]`` is this node's move list (allocated once per search, not per node).
+    """
+    budget[0] -= 1
+    if budget[0] < 0:
+        return 0
+    moves = stack[ply]
+    count, status = ordered_moves(board, rules, color, width, moves)
+    if status == 1:
+        return WIN - ply
+    if status == -1:
+        return -(WIN - ply - 1)
+    if count == 0:
+        return 0  # no move at all: a full board (or black with only forbidden points)
+    if depth <= 0:
+        return evaluate(board, rules, color)
+    slot = key & (tt.shape[0] - 1)
+    alpha0 = alpha
+    if tt[slot, 0] == key and tt[slot, 1] >= depth:
+        v = _from_table(tt[slot, 2], ply)
+        flag = tt[slot, 3]
+        if flag == EXACT:
+            return v
+        if flag == LOWER and v >= beta:
+            return v
+        if flag == UPPER and v <= alpha:
+            return v
+    if tt[slot, 0] == key:
+        # The stored best move first.
+        for i in range(count):
+            if moves[i] == tt[slot, 4]:
+                moves[0], moves[i] = moves[i], moves[0]
+                break
+    best = -INF
+    best_move = moves[0]
+    for i in range(count):
+        a = moves[i]
+        board[a] = color
+        v = -negamax(board, rules, 3 - color, depth - 1, -beta, -alpha, ply + 1,
+                      key ^ zob[color - 1, a], zob, tt, width, budget, stack)  # fmt: skip
+        board[a] = EMPTY
+        if v > best:
+            best = v
+            best_move = a
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            break
+    if budget[0] >= 0:
+        tt[slot, 0] = key
+        tt[slot, 1] = depth
+        tt[slot, 2] = _to_table(best, ply)
+        tt[slot, 3] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+        tt[slot, 4] = best_move
+    return best
+
+
+@njit(f"int64[::1]({BOARD}, int64, int64, {TABLE}, {TABLE}, int64, int64[::1])", cache=True)
+def root_scores(board, rules, color, depth, key, zob, tt, width, budget):
+    """Score of every root move, ``-INF`` for moves not searched.
+
+    The best moves get their exact score; a worse move only an upper bound
+    below the best (enough to tell it apart), from a narrow window around the
+    best so far, re-searched in full when it turns out better.
+    """
+    n = rules[R_N]
+    stack = np.empty((depth + 2, n * n), dtype=np.int64)  # move lists by ply; row 0 is the root's
+    moves = stack[0]
+    scores = np.full(n * n, -INF, dtype=np.int64)
+    count, status = ordered_moves(board, rules, color, width, moves)
+    if status == 1:
+        scores[moves[0]] = WIN
+        return scores
+    if count == 0:
+        return scores
+    best = -INF
+    for i in range(count):
+        a = moves[i]
+        board[a] = color
+        child = key ^ zob[color - 1, a]
+        if best == -INF:
+            v = -negamax(board, rules, 3 - color, depth - 1, -INF, INF, 1, child, zob, tt, width, budget, stack)
+        else:
+            # Window (best - 1, best + 1): an exact score if it ties the best, a bound otherwise.
+            v = -negamax(board, rules, 3 - color, depth - 1, -(best + 1), -(best - 1), 1, child, zob, tt, width, budget, stack)
+            if v > best:
+                v = -negamax(board, rules, 3 - color, depth - 1, -INF, INF, 1, child, zob, tt, width, budget, stack)
+        board[a] = EMPTY
+        scores[a] = v
+        if v > best:
+            best = v
+    return scores
+
+
+@njit(f"int64({BOARD}, int64)", cache=True)
+def vcf(board, rules, color, max_fours):
+    """First move of a win by continuous fours for ``color``, or -1.
+
+    Each move must make a four (a point where the next stone wins); the
+    opponent must stop it, and may not win at once in between.
+    """
+    if max_fours <= 0:
+        return -1
+    n = rules[R_N]
+    cand = np.empty(n * n, dtype=np.int64)
+    count = candidates(board, n, 2, cand)
+    for i in range(count):
+        a = cand[i]
+        if not allowed(board, rules, a, color):
+            continue
+        board[a] = color
+        # Where would color win next? The opponent must stop every such point.
+        wins_at = -1
+        many = False
+        for j in range(count):
+            b = cand[j]
+            if board[b] == EMPTY and wins(board, rules, b, color):
+                if wins_at >= 0:
+                    many = True
+                    break
+                wins_at = b
+        result = -1
+        if wins_at >= 0:
+            opp_wins = False
+            for j in range(count):
+                b = cand[j]
+                if board[b] == EMPTY and allowed(board, rules, b, 3 - color) and wins(board, rules, b, 3 - color):
+                    opp_wins = True
+                    break
+            if not opp_wins:
+                if many or not allowed(board, rules, wins_at, 3 - color):
+                    result = a
+                else:
+                    board[wins_at] = 3 - color
+                    if vcf(board, rules, color, max_fours - 1) >= 0:
+                        result = a
+                    board[wins_at] = EMPTY
+        board[a] = EMPTY
+        if result >= 0:
+            return result
+    return -1
