@@ -208,7 +208,7 @@ def test_one_instance_keeps_a_table_per_game():
 def test_the_table_counts_win_distances_from_the_node():
     """A win 3 plies below a node met at ply 2 is stored as "win in 3", and read back at ply 5 as
     a win 8 plies from that root: a table reused across moves keeps distances true."""
-    from boardgame_envs.policies.alphabeta import WIN, _from_table, _to_table
+    from boardgame_envs.policies.alphabeta_kernels import WIN, _from_table, _to_table
 
     stored = _to_table(WIN - 5, 2)
     assert stored == WIN - 3
