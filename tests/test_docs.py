@@ -1,0 +1,110 @@
+"""Every documented line runs: the Python blocks of README.md and docs/*.md, and the README's commands.
+
+Python blocks (```python) of one file run in order, in one namespace, in a
+temporary directory (so ``runs/...`` paths land there). The README's command
+blocks (```bash) run line by line: ``boardgame-envs ...`` as
+``python -m boardgame_envs ...``, ``python ...`` with this interpreter.
+
+A block that takes long as written (a training run, a 1,000-game match) is
+marked by an HTML comment just before it, which the rendered page does not
+show, naming text replacements that shorten it::
+
+    <!-- docs-test: "--minutes 2" -> "--iterations 1", 'opponent="mcts"' -> 'opponent="random"' -->
+
+The replacements apply unless ``BOARDGAME_ENVS_DOCS_FAST=0``, which runs
+every block exactly as written (and takes its time). Set-up commands (``pip
+install``, the test command itself) and long-running servers
+(``tensorboard``) are listed in ``NOT_RUN``; each one is named, none is skipped
+silently.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FAST = os.environ.get("BOARDGAME_ENVS_DOCS_FAST", "1") != "0"
+# Commands of the README that are not run here, and why.
+NOT_RUN = {
+    "python -m pip install -r requirements-dev.txt": "the set-up itself (checked on a fresh clone, not in the tests)",
+    "python -m pytest -q": "the test command that runs this test",
+    "tensorboard --logdir runs/": "a server that runs until stopped",
+}
+FENCE = re.compile(r"^(?:<!--\s*docs-test:(?P<marks>.*?)-->\s*\n)?```(?P<lang>\w*)\n(?P<code>.*?)^```", re.M | re.S)
+REPLACEMENT = re.compile(r"""(["'])(.*?)\1\s*->\s*(["'])(.*?)\3""")
+
+
+def blocks(path: Path, lang: str) -> list[tuple[int, str]]:
+    """``(line, code)`` of each ``lang`` block of ``path``, shortened by its marks when FAST."""
+    text = path.read_text()
+    found = []
+    for m in FENCE.finditer(text):
+        if m["lang"] != lang:
+            continue
+        code = m["code"]
+        if FAST and m["marks"]:
+            for _, old, _, new in REPLACEMENT.findall(m["marks"]):
+                assert old in code, f"{path.name}: the mark replaces {old!r}, which its block does not hold"
+                code = code.replace(old, new)
+        found.append((text.count("\n", 0, m.start("code")) + 1, code))
+    return found
+
+
+def commands() -> list[tuple[str, str]]:
+    """``(where, command)`` of each line of the README's bash blocks that is not only a comment."""
+    found = []
+    for line, code in blocks(ROOT / "README.md", "bash"):
+        for i, text in enumerate(code.splitlines()):
+            if shlex.split(text, comments=True):
+                found.append((f"README.md:{line + i}", text.split(" #")[0].strip()))
+    return found
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_python_blocks_run_in_order(path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "__docs__"}
+    for line, code in blocks(path, "python"):
+        try:
+            exec(compile(code, f"{path.name}:{line}", "exec"), namespace)
+        except Exception as exc:
+            pytest.fail(f"{path.name}, block at line {line}: {type(exc).__name__}: {exc}")
+
+
+def test_the_collector_sees_every_kind_of_block():
+    assert len(blocks(ROOT / "README.md", "python")) >= 4
+    assert any(c.startswith("boardgame-envs train") for _, c in commands())
+
+
+@pytest.fixture(scope="module")
+def readme_dir(tmp_path_factory):
+    """Where the README's commands run, one after another as a reader would: a checkpoint
+    written by ``train`` is read by the next ``play`` (which reads no input and stops)."""
+    return tmp_path_factory.mktemp("readme_commands")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where,command", commands(), ids=[w for w, _ in commands()])
+def test_readme_commands_run(where, command, readme_dir):
+    if command in NOT_RUN:
+        pytest.skip(f"not run: {NOT_RUN[command]}")
+    argv = shlex.split(command, comments=True)
+    if argv[0] == "boardgame-envs":
+        argv = [sys.executable, "-m", "boardgame_envs", *argv[1:]]
+    elif argv[0] == "python":
+        argv = [sys.executable, *argv[1:]]
+    else:
+        pytest.fail(f"{where}: no rule to run {command!r}; run it here or add it to NOT_RUN with a reason")
+    argv = [str(ROOT / a) if a.startswith("baselines/") else a for a in argv]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(argv, cwd=readme_dir, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=600)  # fmt: skip
+    assert done.returncode == 0, f"{where}: {command}\n{done.stderr[-2000:]}"
