@@ -7,16 +7,9 @@ import argparse
 import sys
 from typing import Any
 
+from boardgame_envs.cliargs import add_game_arguments, game_env_fn, policy_arg
 from boardgame_envs.policies.gomocup import EngineError
-from boardgame_envs.policies.registry import check_spec, make_policy
-
-def policy_arg(text: str) -> str:
-    """argparse type of a policy spec (``mcts:simulations=200``, a ``.pt`` checkpoint, ...), checked now."""
-    try:
-        check_spec(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
+from boardgame_envs.policies.registry import make_policy
 
 
 def check_fits(policy: Any, env: Any) -> None:
@@ -26,16 +19,8 @@ def check_fits(policy: Any, env: Any) -> None:
         raise ValueError(f"{policy.name} was trained on {game}, not on {env.unwrapped.game}")
 
 
-def make_env(game: str, board_size: int, win_length: int, rule: str, render_mode: str | None = "ansi") -> Any:
-    from boardgame_envs import gomoku_v0, tictactoe_v0
-
-    if game == "tictactoe":
-        return tictactoe_v0.env(render_mode=render_mode)
-    return gomoku_v0.env(board_size=board_size, win_length=win_length, rule=rule, render_mode=render_mode)
-
-
 def demo(args: argparse.Namespace) -> int:
-    env = make_env(args.game, args.board_size, args.win_length, args.rule)
+    env = game_env_fn(args, render_mode="ansi")()
     if args.game != "tictactoe" and "perfect" in (args.first, args.second):
         raise ValueError("the perfect player only knows small boards (tic-tac-toe)")
     env.reset(seed=args.seed)
@@ -54,18 +39,11 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def arena(args: argparse.Namespace) -> int:
-    import functools
-
-    from boardgame_envs import gomoku_v0, tictactoe_v0
     from boardgame_envs.arena import match, round_robin
 
+    env_fn = game_env_fn(args)
     for name in args.policies:
         make_policy(name, seed=0)  # fail before any game is played
-    if args.game == "tictactoe":
-        env_fn = tictactoe_v0.env
-    else:
-        gomoku_v0.raw_env(board_size=args.board_size, win_length=args.win_length, rule=args.rule)  # validate
-        env_fn = functools.partial(gomoku_v0.env, board_size=args.board_size, win_length=args.win_length, rule=args.rule)
     if len(args.policies) == 2:
         a, b = args.policies
         print(match(env_fn, a, b, games=args.games, seed=args.seed, jobs=args.jobs))
@@ -78,15 +56,9 @@ def arena(args: argparse.Namespace) -> int:
 
 
 def play(args: argparse.Namespace) -> int:
-    import functools
-
-    from boardgame_envs import gomoku_v0, tictactoe_v0
     from boardgame_envs.play import play_terminal
 
-    if args.game == "tictactoe":
-        env_fn = functools.partial(tictactoe_v0.raw_env, render_mode="ansi")
-    else:
-        env_fn = functools.partial(gomoku_v0.raw_env, args.board_size, args.win_length, args.rule, render_mode="ansi")
+    env_fn = game_env_fn(args, raw=True, render_mode="ansi")
     opponent = make_policy(args.opponent, seed=args.seed)
     check_fits(opponent, env_fn())  # bad board arguments fail here too, with the env's message
     if args.gui:
@@ -112,30 +84,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="play one game between two built-in policies and print it")
-    d.add_argument("game", nargs="?", default="gomoku", choices=("tictactoe", "gomoku"))
-    d.add_argument("--board-size", type=int, default=9)
-    d.add_argument("--win-length", type=int, default=5)
-    d.add_argument("--rule", default="renju", choices=("freestyle", "standard", "renju"))
+    add_game_arguments(d, default="gomoku")
     d.add_argument("--first", default="mcts", type=policy_arg, metavar="POLICY")
     d.add_argument("--second", default="random", type=policy_arg, metavar="POLICY")
     d.add_argument("--seed", type=int, default=0)
     d.set_defaults(func=demo)
     p = sub.add_parser("play", help="play against a built-in policy in the terminal (or a window: --gui)")
-    p.add_argument("game", choices=("tictactoe", "gomoku"))
-    p.add_argument("--board-size", type=int, default=15)
-    p.add_argument("--win-length", type=int, default=5)
-    p.add_argument("--rule", default="renju", choices=("freestyle", "standard", "renju"))
+    add_game_arguments(p)
     p.add_argument("--opponent", default="alphabeta", type=policy_arg, metavar="POLICY")
     p.add_argument("--color", default="black", choices=("black", "white", "first", "second"))
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--gui", action="store_true", help="play in a window (needs the gui extra: pygame)")
     p.set_defaults(func=play)
     a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
-    a.add_argument("game", choices=("tictactoe", "gomoku"))
-    a.add_argument("policies", nargs="+", metavar="POLICY", help="two or more policy specs (e.g. random, mcts:simulations=200, alphabeta:depth=4, run/latest.pt)")
-    a.add_argument("--board-size", type=int, default=15)
-    a.add_argument("--win-length", type=int, default=5)
-    a.add_argument("--rule", default="freestyle", choices=("freestyle", "standard", "renju"))
+    add_game_arguments(a)
+    a.add_argument("policies", nargs="+", metavar="POLICY", type=policy_arg,
+                   help="two or more policy specs (e.g. random, mcts:simulations=200, alphabeta:depth=4, run/latest.pt)")
     a.add_argument("--games", type=int, default=50)
     a.add_argument("--jobs", type=int, default=1)
     a.add_argument("--seed", type=int, default=0)
@@ -160,7 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its usage line and the error (or the help)
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         return int(args.func(args) or 0)
     except ValueError as exc:  # bad user input: one line, no traceback

@@ -2,7 +2,7 @@
 
 =================  ==============================================
 Import             ``from boardgame_envs import gomoku_v0``
-Create             ``gomoku_v0.env(board_size=15, win_length=5, rule="renju")`` or
+Create             ``gomoku_v0.env()`` (15x15 renju), ``gomoku_v0.env(board_size=9, rule="freestyle")``, or
                    ``pettingzoo.make("aec", "boardgame_envs/gomoku-v0", rule="renju")``
 Agents             ``["black_0", "white_0"]``; black moves first
 Actions            ``Discrete(N * N)``: action ``a`` is cell ``(a // N, a % N)``, row 0 at the top;
@@ -18,7 +18,8 @@ Arguments
 ---------
 ``board_size``: N, 5..19 (default 15). ``win_length``: k, 2..N (default 5);
 ``gomoku_v0.env(board_size=6, win_length=4)`` is six-by-six four-in-a-row.
-``rule``:
+``rule`` (default: ``"renju"``, the package's flagship, for five in a row;
+``"freestyle"`` for any other ``win_length``, where renju is not defined):
 
 * ``"freestyle"``: k or more in a row wins;
 * ``"standard"``: exactly k in a row wins, an overline (k+1 or more) wins for
@@ -46,7 +47,8 @@ Illegal moves: ``raw_env()`` raises :class:`~boardgame_envs.games.mnk.IllegalMov
 ``env()`` follows PettingZoo's wrappers: the offender gets -1, the other agent 0,
 and the game ends.
 
-Version history: v0, first release.
+Version history: v0, first release; the default ``rule`` became ``"renju"`` in 0.2
+(it was ``"freestyle"``), the same default as everywhere else in the package.
 """
 
 from __future__ import annotations
@@ -56,14 +58,16 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from boardgame_envs.envs.board_env import BoardEnv
 from boardgame_envs.envs.wrappers import safety_wrap
-from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.games.catalog import GAMES
 
 AGENTS = ("black_0", "white_0")
-MIN_BOARD_SIZE, MAX_BOARD_SIZE = 5, 19
+GAME = GAMES["gomoku"]
+MIN_BOARD_SIZE, MAX_BOARD_SIZE = GAME.sizes
 
 
 def env(
-    board_size: int = 15, win_length: int = 5, rule: str = "freestyle", render_mode: str | None = None
+    board_size: int = GAME.default_size, win_length: int = GAME.default_win_length, rule: str | None = None,
+    render_mode: str | None = None,
 ) -> OrderEnforcingWrapper:
     """Gomoku wrapped in PettingZoo's standard safety wrappers."""
     e = raw_env(board_size=board_size, win_length=win_length, rule=rule, render_mode=render_mode)
@@ -76,12 +80,9 @@ class raw_env(BoardEnv):  # noqa: N801 (PettingZoo's module convention)
     metadata = {**BoardEnv.metadata, "name": "gomoku_v0"}
 
     def __init__(
-        self, board_size: int = 15, win_length: int = 5, rule: str = "freestyle", render_mode: str | None = None
-    ) -> None:
+        self, board_size: int = GAME.default_size, win_length: int = GAME.default_win_length,
+        rule: str | None = None, render_mode: str | None = None,
+    ) -> None:  # fmt: skip
         EzPickle.__init__(self, board_size=board_size, win_length=win_length, rule=rule, render_mode=render_mode)
-        if not isinstance(board_size, int) or not MIN_BOARD_SIZE <= board_size <= MAX_BOARD_SIZE:
-            raise ValueError(
-                f"board_size must be an integer in {MIN_BOARD_SIZE}..{MAX_BOARD_SIZE}, got {board_size!r}"
-            )
-        game = MNKGame(board_size, win_length, rule)
-        super().__init__(game, AGENTS, 5 if rule == "renju" else 4, render_mode)
+        game = GAME.game(board_size, win_length, rule)
+        super().__init__(game, AGENTS, 5 if game.is_renju else 4, render_mode)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-PETTINGZOO_IDS = {
-    "boardgame_envs/tictactoe-v0": "boardgame_envs.tictactoe_v0:env",
-    "boardgame_envs/gomoku-v0": "boardgame_envs.gomoku_v0:env",
-}
+from boardgame_envs.games.catalog import GAMES
+
+PETTINGZOO_IDS = {info.pettingzoo_id: f"boardgame_envs.{info.module}:env" for info in GAMES.values()}  # renju shares gomoku's
 
 
 def register_envs() -> None:
@@ -18,9 +17,6 @@ def register_envs() -> None:
         for env_id, entry_point in PETTINGZOO_IDS.items():
             if env_id not in aec_registry:
                 register("aec", env_id, entry_point)
-    import importlib.util
+    from boardgame_envs.envs.single_agent import register_gymnasium_envs
 
-    if importlib.util.find_spec("boardgame_envs.envs.single_agent") is not None:
-        from boardgame_envs.envs.single_agent import register_gymnasium_envs
-
-        register_gymnasium_envs()
+    register_gymnasium_envs()

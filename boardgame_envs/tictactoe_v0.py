@@ -36,7 +36,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from boardgame_envs.envs.board_env import BoardEnv
 from boardgame_envs.envs.wrappers import safety_wrap
-from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.games.catalog import GAMES
 
 AGENTS = ("player_1", "player_2")
 NUM_PLANES = 2
@@ -55,4 +55,4 @@ class raw_env(BoardEnv):  # noqa: N801 (PettingZoo's module convention)
 
     def __init__(self, render_mode: str | None = None) -> None:
         EzPickle.__init__(self, render_mode=render_mode)
-        super().__init__(MNKGame(3, 3, "freestyle"), AGENTS, NUM_PLANES, render_mode)
+        super().__init__(GAMES["tictactoe"].game(), AGENTS, NUM_PLANES, render_mode)

@@ -3,61 +3,83 @@
     boardgame-envs train tictactoe --minutes 5
     boardgame-envs train gomoku --board-size 9 --rule freestyle --minutes 60 --out runs/g9
 
-This module imports no torch, so the command can describe itself (and say
-what is missing) on an install without the ``train`` extra.
+Every :class:`AlphaZeroConfig` field is a flag (``--c-puct``, ``--no-augment``, ...),
+shown in ``--help`` with its docstring and default; a flag left out keeps the
+game's tuned default (:meth:`AlphaZeroConfig.for_game`). This module imports no
+torch, so the command can describe itself (and say what is missing) on an
+install without the ``train`` extra.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
+import dataclasses
+import typing
+from typing import Any
 
-from boardgame_envs.alphazero.config import BACKENDS, AlphaZeroConfig
+from boardgame_envs.alphazero.config import BACKENDS, AlphaZeroConfig, field_docs
+from boardgame_envs.cliargs import add_game_arguments, game_env_fn
 
-# Command-line flags that map one-to-one onto AlphaZeroConfig fields (None: keep the game's default).
-TUNABLE = {
-    "simulations": int, "parallel_games": int, "games_per_iteration": int, "blocks": int, "channels": int,
-    "train_steps": int, "batch_size": int, "lr": float, "eval_every": int, "eval_games": int,
-    "eval_simulations": int, "workers": int, "torch_threads": int,
-}  # fmt: skip
+CHOICES = {"backend": BACKENDS}  # fields with a fixed list of values
+SHOWN_DEFAULTS = {"out": "runs/GAME; gomoku: runs/gomokuN_RULE"}  # defaults the command picks, not the dataclass
+
+
+def _optional(kind: Any) -> Any:
+    """argparse type for ``T | None``: ``none`` gives None."""
+
+    def parse(text: str) -> Any:
+        return None if text.strip().lower() == "none" else kind(text)
+
+    parse.__name__ = kind.__name__  # argparse names the type in its error message
+    return parse
+
+
+def _tuple(text: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+def _show(value: Any) -> str:
+    return ",".join(value) if isinstance(value, tuple) else str(value)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=("tictactoe", "gomoku"))
-    parser.add_argument("--board-size", type=int, default=15)
-    parser.add_argument("--win-length", type=int, default=5)
-    parser.add_argument("--rule", default="freestyle", choices=("freestyle", "standard", "renju"))
-    parser.add_argument("--minutes", type=float, default=None, help="wall-time budget of this run")
-    parser.add_argument("--iterations", type=int, default=None, help="stop at this many iterations in all")
-    parser.add_argument("--out", default=None, help="run directory: checkpoints, TensorBoard (default runs/GAME)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
-    parser.add_argument("--backend", default="local", choices=BACKENDS, help="where self-play runs")
-    parser.add_argument("--eval-opponents", default=None, help="comma-separated built-in policies to evaluate against")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    for name, kind in TUNABLE.items():
-        parser.add_argument("--" + name.replace("_", "-"), type=kind, default=None, help=argparse.SUPPRESS)
+    add_game_arguments(parser)
+    docs = field_docs()
+    hints = typing.get_type_hints(AlphaZeroConfig)
+    tictactoe, gomoku = AlphaZeroConfig.for_game("tictactoe"), AlphaZeroConfig.for_game("gomoku")
+    for f in dataclasses.fields(AlphaZeroConfig):
+        flag = "--" + f.name.replace("_", "-")
+        base, other = getattr(tictactoe, f.name), getattr(gomoku, f.name)
+        default = f"default {_show(base)}" + ("" if other == base else f"; gomoku 15x15: {_show(other)}")
+        default = f"default {SHOWN_DEFAULTS[f.name]}" if f.name in SHOWN_DEFAULTS else default
+        text = f"{docs.get(f.name, '')} ({default})".replace("%", "%%")
+        hint = hints[f.name]
+        args = typing.get_args(hint)
+        if hint is bool:
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=text)
+        elif f.name in CHOICES:
+            parser.add_argument(flag, choices=CHOICES[f.name], default=None, help=text)
+        elif typing.get_origin(hint) is tuple:
+            parser.add_argument(flag, type=_tuple, default=None, metavar="A,B", help=text)
+        elif type(None) in args:
+            kind = next(a for a in args if a is not type(None))
+            parser.add_argument(flag, type=_optional(kind), default=None, metavar=kind.__name__.upper(), help=text)
+        else:
+            parser.add_argument(flag, type=hint, default=None, metavar=hint.__name__.upper(), help=text)
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardgame_envs import gomoku_v0, tictactoe_v0
-
     if args.minutes is None and args.iterations is None:
         raise ValueError("give --minutes or --iterations (or both): training has no end otherwise")
-    if args.game == "tictactoe":
-        env_fn = tictactoe_v0.env
-        out = args.out or "runs/tictactoe"
-    else:
-        env_fn = functools.partial(gomoku_v0.env, board_size=args.board_size, win_length=args.win_length, rule=args.rule)
-        env_fn()  # bad board arguments fail here, with the env's message
-        out = args.out or f"runs/gomoku{args.board_size}_{args.rule}"
-    overrides = {name: getattr(args, name) for name in TUNABLE if getattr(args, name) is not None}
-    if args.eval_opponents is not None:
-        overrides["eval_opponents"] = tuple(p for p in args.eval_opponents.split(",") if p)
-    config = AlphaZeroConfig.for_game(
-        args.game, args.board_size, minutes=args.minutes, iterations=args.iterations, out=out, seed=args.seed,
-        device=args.device, backend=args.backend, progress=not args.no_progress, **overrides,
-    )  # fmt: skip
+    env_fn = game_env_fn(args)  # bad board arguments fail here, with the env's message
+    board = env_fn().unwrapped.game
+    names = [f.name for f in dataclasses.fields(AlphaZeroConfig)]
+    overrides = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    if args.game == "gomoku" and "out" not in overrides:
+        overrides["out"] = f"runs/gomoku{board.size}_{board.rule}"
+    elif "out" not in overrides:
+        overrides["out"] = f"runs/{args.game}"
+    config = AlphaZeroConfig.for_game(args.game, board.size, **overrides)
     try:
         from boardgame_envs.alphazero.trainer import AlphaZeroTrainer
     except ImportError as exc:
@@ -69,5 +91,6 @@ def run(args: argparse.Namespace) -> int:
     for key, value in (rows[-1] if rows else {}).items():
         if key.startswith(("score_vs", "elo_vs", "loss")):
             print(f"  {key}: {value:.3f}")
-    print(f"checkpoint: {out}/latest.pt   (boardgame-envs play {args.game} --opponent {out}/latest.pt)")
+    game_flags = "" if args.game != "gomoku" else f" --board-size {board.size} --win-length {board.win_length} --rule {board.rule}"
+    print(f"checkpoint: {config.out}/latest.pt   (boardgame-envs play {args.game}{game_flags} --opponent {config.out}/latest.pt)")
     return 0

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
+from boardgame_envs.games.catalog import game_info
 from boardgame_envs.policies.registry import check_spec
 
 BACKENDS = ("local", "ray")
@@ -21,43 +25,73 @@ class AlphaZeroConfig:
 
     # Network: a ResNet over the env's observation planes.
     blocks: int = 2
+    """Residual blocks of the network."""
     channels: int = 32
+    """Channels of every convolution."""
     # Self-play.
-    parallel_games: int = 128  # games searched in lockstep; their leaves form one network batch
+    parallel_games: int = 128
+    """Games searched in lockstep; their leaves form one network batch."""
     games_per_iteration: int = 128
-    simulations: int = 64  # PUCT simulations per move
+    """Self-play games per iteration."""
+    simulations: int = 64
+    """PUCT simulations per self-play move."""
     c_puct: float = 1.5
-    dirichlet_alpha: float = 1.0  # root noise; about 10 / (typical number of legal moves)
+    """PUCT exploration constant."""
+    dirichlet_alpha: float = 1.0
+    """Root noise concentration; about 10 / (typical number of legal moves)."""
     dirichlet_fraction: float = 0.25
-    temperature_moves: int = 9  # the first moves of a game are sampled in proportion to visits; later ones greedy
-    # Value target of a position ``t`` plies before the end: result * (1 - value_decay * t / board points).
-    # Above 0 it prefers quicker wins and slower losses (the toughest defence when a game is lost); 0 is plain AlphaZero.
+    """Share of the root priors replaced by the noise."""
+    temperature_moves: int = 9
+    """The first moves of a game are sampled in proportion to visits; later ones greedily."""
     value_decay: float = 0.0
+    """Value target of a position t plies before the end: result * (1 - value_decay * t / board points).
+    Above 0 it prefers quicker wins and slower losses (the toughest defence when a game is lost); 0 is plain AlphaZero."""
     # Learner: policy cross-entropy + value MSE + L2 (weight_decay).
-    buffer_size: int = 20_000  # positions kept for training (before symmetry augmentation)
+    buffer_size: int = 20_000
+    """Positions kept for training (before symmetry augmentation)."""
     batch_size: int = 256
-    train_steps: int = 80  # gradient steps per iteration
+    """Positions per gradient step."""
+    train_steps: int = 80
+    """Gradient steps per iteration."""
     lr: float = 2e-3
-    lr_final: float = 0.1  # the learning rate anneals (cosine) to lr * lr_final over the run's iterations or minutes
+    """Adam's learning rate at the start."""
+    lr_final: float = 0.1
+    """The learning rate anneals (cosine) to lr * lr_final over the run's iterations or minutes."""
     weight_decay: float = 1e-4
-    augment: bool = True  # a random one of the 8 board symmetries per training example
+    """L2 weight decay."""
+    augment: bool = True
+    """Train on a random one of the 8 board symmetries of each example."""
     # Schedule: stop after ``iterations`` or ``minutes``, whichever comes first.
     iterations: int | None = None
+    """Stop at this many iterations in all (resumed runs count earlier ones)."""
     minutes: float | None = None
+    """Wall-time budget of this run."""
     # Evaluation against built-in policies with the arena.
-    eval_every: int = 5  # iterations; 0 turns evaluation off
+    eval_every: int = 5
+    """Evaluate every this many iterations; 0 turns evaluation off."""
     eval_games: int = 20
+    """Games per evaluation opponent, seats alternated."""
     eval_opponents: tuple[str, ...] = ("mcts",)
-    eval_simulations: int = 0  # the network's PUCT simulations in evaluation; 0 plays its policy head greedily
+    """Policy specs to evaluate against (e.g. mcts:simulations=200)."""
+    eval_simulations: int = 0
+    """The network's PUCT simulations in evaluation; 0 plays its policy head greedily."""
     # Bookkeeping.
     seed: int = 0
-    device: str = "auto"  # "auto": CUDA when present, else the CPU
-    torch_threads: int | None = 1  # CPU threads for torch (small nets, small batches: more threads only contend); None: torch's default
-    out: str | None = "runs/alphazero"  # checkpoints and TensorBoard logs; None keeps nothing
+    """Seed of self-play, the learner and evaluation."""
+    device: str = "auto"
+    """Torch device: auto (CUDA when present, else the CPU), cpu, cuda, cuda:1, ..."""
+    torch_threads: int | None = 1
+    """CPU threads for torch (small nets and batches: more threads only contend); None: torch's default."""
+    out: str | None = "runs/alphazero"
+    """Run directory: checkpoints and TensorBoard logs; None keeps nothing."""
     tensorboard: bool = True
+    """Write TensorBoard logs to the run directory."""
     progress: bool = True
-    backend: str = "local"  # "local": self-play in this process; "ray": on Ray workers
-    workers: int = 2  # Ray self-play workers
+    """Show a progress bar."""
+    backend: str = "local"
+    """Where self-play runs: local (this process) or ray (Ray workers)."""
+    workers: int = 2
+    """Ray self-play workers."""
 
     def __post_init__(self) -> None:
         positive = ("blocks", "channels", "parallel_games", "games_per_iteration", "simulations", "buffer_size",
@@ -94,10 +128,11 @@ class AlphaZeroConfig:
     @classmethod
     def for_game(cls, game: str, board_size: int | None = None, **overrides: Any) -> AlphaZeroConfig:
         """Defaults tuned for ``game`` (``"tictactoe"`` or ``"gomoku"`` of ``board_size``), then ``overrides``."""
-        if game == "tictactoe":
+        info = game_info(game)
+        if info.module == "tictactoe_v0":
             base: dict[str, Any] = {}
-        elif game == "gomoku":
-            size = board_size or 15
+        else:
+            size = board_size or info.default_size
             if size <= 7:
                 base = dict(simulations=64, parallel_games=256, games_per_iteration=256, dirichlet_alpha=0.5,
                             temperature_moves=size * size, value_decay=0.5, buffer_size=60_000,
@@ -106,14 +141,18 @@ class AlphaZeroConfig:
                 base = dict(blocks=6, channels=64, simulations=200, dirichlet_alpha=0.15, temperature_moves=8,
                             parallel_games=64, games_per_iteration=64, buffer_size=200_000, train_steps=100,
                             lr=1e-3, eval_opponents=("mcts", "alphabeta"), eval_games=10)  # fmt: skip
-        else:
-            raise ValueError(f"unknown game {game!r}; expected 'tictactoe' or 'gomoku'")
         return cls(**{**base, **overrides})
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
-    @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> AlphaZeroConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in values.items() if k in known})
+
+def field_docs() -> dict[str, str]:
+    """Each field's docstring (the string under it in the class body), for ``--help``."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(AlphaZeroConfig)))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[node.target.id] = " ".join(str(after.value.value).split())  # type: ignore[union-attr]
+    return docs

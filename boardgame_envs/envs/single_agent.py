@@ -4,8 +4,9 @@
 >>> env = gymnasium.make("boardgame_envs/TicTacToe-v0", opponent="mcts")
 
 Ids: ``boardgame_envs/TicTacToe-v0``, ``boardgame_envs/Gomoku-v0`` (kwargs
-``board_size``, ``win_length``, ``rule``) and ``boardgame_envs/Renju-v0``
-(15x15 renju). Gymnasium 1.x does not import packages for you: run
+``board_size``, ``win_length``, ``rule``; default 15x15 renju, as everywhere in the
+package) and ``boardgame_envs/Renju-v0`` (15x15 renju, fixed: other sizes or rules
+raise). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`. Gymnasium 1.x does not import packages for you: run
 ``import boardgame_envs`` first, or write the id as
 ``"boardgame_envs:boardgame_envs/TicTacToe-v0"`` (Gymnasium imports the part
 before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
@@ -49,13 +50,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from boardgame_envs.games.catalog import GAMES, game_info
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy
 
 SEATS = ("first", "second", "random")
 ILLEGAL = ("lose", "raise")
-GAMES = ("tictactoe", "gomoku")
 
 
 def make_opponent(spec: Any, seed: int | None = None) -> Any:
@@ -79,9 +80,9 @@ class BoardGameEnv(gymnasium.Env):
     def __init__(
         self,
         game: str = "tictactoe",
-        board_size: int = 15,
-        win_length: int = 5,
-        rule: str = "freestyle",
+        board_size: int | None = None,
+        win_length: int | None = None,
+        rule: str | None = None,
         opponent: Any = "random",
         seat: str = "first",
         illegal_action: str = "lose",
@@ -91,18 +92,18 @@ class BoardGameEnv(gymnasium.Env):
     ) -> None:
         from boardgame_envs import gomoku_v0, tictactoe_v0
 
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+        info = game_info(game)
         if seat not in SEATS:
             raise ValueError(f"unknown seat {seat!r}; expected one of {', '.join(SEATS)}")
         if illegal_action not in ILLEGAL:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi', 'rgb_array' or 'human'")
-        if game == "tictactoe":
+        rules = info.game(board_size, win_length, rule)  # arguments that do not apply, or are out of range, fail here
+        if info.module == "tictactoe_v0":
             self.aec = tictactoe_v0.raw_env(render_mode=render_mode)
         else:
-            self.aec = gomoku_v0.raw_env(board_size, win_length, rule, render_mode=render_mode)
+            self.aec = gomoku_v0.raw_env(rules.size, rules.win_length, rules.rule, render_mode=render_mode)
         self.render_mode = render_mode
         self.seat = seat
         self.illegal_action = illegal_action
@@ -214,11 +215,7 @@ class BoardGameEnv(gymnasium.Env):
 def register_gymnasium_envs() -> None:
     """Register the Gymnasium ids; ids already registered are left alone."""
     entry = "boardgame_envs.envs.single_agent:BoardGameEnv"
-    ids = {
-        "boardgame_envs/TicTacToe-v0": {"game": "tictactoe"},
-        "boardgame_envs/Gomoku-v0": {"game": "gomoku"},
-        "boardgame_envs/Renju-v0": {"game": "gomoku", "board_size": 15, "rule": "renju"},
-    }
+    ids = {env_id: {"game": name, **fixed} for name, info in GAMES.items() for env_id, fixed in info.gymnasium_ids.items()}
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=entry, kwargs=kwargs)

@@ -44,7 +44,7 @@ def test_draw_gives_zero():
 
 
 def test_gomoku_planes():
-    env = gomoku_v0.env(board_size=7)
+    env = gomoku_v0.env(board_size=7, rule="freestyle")
     env.reset()
     obs = env.observe("black_0")["observation"]
     assert obs.shape == (7, 7, 4) and obs.dtype == np.int8

@@ -88,7 +88,7 @@ def test_seats():
 
 
 def test_observation_is_the_learners_and_masks_agree():
-    env = BoardGameEnv("gomoku", board_size=7, seat="second", opponent="random", channels_first=True)
+    env = BoardGameEnv("gomoku", board_size=7, rule="freestyle", seat="second", opponent="random", channels_first=True)
     obs, info = env.reset(seed=0)
     assert obs.shape == (4, 7, 7) and obs.dtype == np.uint8 and env.observation_space.contains(obs)
     assert obs[1].sum() == 1 and obs[0].sum() == 0  # the opponent (black) has moved once

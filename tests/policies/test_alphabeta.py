@@ -102,7 +102,8 @@ def test_gomoku_finds_a_continuous_four_win():
         . . . . . X . . . . .
         . . . . . O . . . . .
         O . . . . . . . . . O
-        """
+        """,
+        rule="freestyle",  # under renju f6 is a double-four: forbidden, and vcf finds nothing
     )
     # Black to move, no five yet. f6 (row 5, col 5) makes two closed fours at
     # once (c6-f6, five at g6; f6-f3, five at f7): white can stop only one.

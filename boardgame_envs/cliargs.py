@@ -1,0 +1,46 @@
+"""Argument pieces the subcommands of ``boardgame-envs`` share: the game and its size, policy specs.
+
+Choices, defaults and help come from the game catalog and the policy registry, so a
+new game or policy kind shows up in every subcommand at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from boardgame_envs.envs.factory import env_fn
+from boardgame_envs.games.catalog import GAMES
+from boardgame_envs.games.mnk import RULES
+from boardgame_envs.policies.registry import check_spec
+
+GOMOKU = GAMES["gomoku"]
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    """The positional game and ``--board-size / --win-length / --rule`` (gomoku only; defaults from the catalog)."""
+    games = ", ".join(f"{name} ({info.summary})" for name, info in GAMES.items())
+    if default is None:
+        parser.add_argument("game", choices=tuple(GAMES), metavar="GAME", help=games)
+    else:
+        parser.add_argument("game", nargs="?", default=default, choices=tuple(GAMES), metavar="GAME",
+                            help=f"{games}; default {default}")  # fmt: skip
+    lo, hi = GOMOKU.sizes
+    parser.add_argument("--board-size", type=int, default=None, help=f"gomoku: {lo}..{hi} (default {GOMOKU.default_size})")
+    parser.add_argument("--win-length", type=int, default=None, help=f"gomoku: k in a row (default {GOMOKU.default_win_length})")
+    parser.add_argument("--rule", default=None, choices=RULES, help=f"gomoku (default {GOMOKU.default_rule})")
+
+
+def game_env_fn(args: argparse.Namespace, **kwargs: Any) -> Callable[[], Any]:
+    """``() -> env`` for the parsed game arguments; arguments that do not apply to the game raise ValueError."""
+    return env_fn(args.game, args.board_size, args.win_length, args.rule, **kwargs)
+
+
+def policy_arg(text: str) -> str:
+    """argparse type of a policy spec (``mcts:simulations=200``, a ``.pt`` checkpoint, ...), checked now."""
+    try:
+        check_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
