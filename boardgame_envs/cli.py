@@ -1,5 +1,6 @@
-"""``boardgame-envs``: the command line. ``demo`` plays a game, ``bench`` runs a benchmark,
-``pbrain`` runs a policy as a Gomocup brain."""
+"""``boardgame-envs``: the command line. ``boardgame-envs -h`` lists the subcommands; each is a
+function here that takes the parsed arguments. Games and their defaults come from the game
+catalog, policies from the policy registry; a mistake is one line on stderr and exit status 2."""
 
 from __future__ import annotations
 

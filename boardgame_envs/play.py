@@ -25,7 +25,10 @@ def play_terminal(
     print_fn: Callable[[str], None] = print,
     hint_policy: Any = None,
 ) -> int:
-    """Run a game on a raw AEC env with ``render_mode="ansi"``; returns the winner (0 draw, -1 quit)."""
+    """Run a game on a raw AEC env with ``render_mode="ansi"``.
+
+    Returns the winner's seat (1 first, 2 second), 0 for a draw, -1 when the human quits.
+    """
     moves: list[int] = []
 
     def replay() -> Any:

@@ -11,8 +11,8 @@ from tic-tac-toe up::
 
 It expects channels-first observations (``channels_first=True`` in the env).
 The planes are 0/1 ``uint8`` with bounds 0..1, so SB3 does not treat them as
-0..255 images and feeds them as floats unscaled. This is the only module of
-the package that imports torch.
+0..255 images and feeds them as floats unscaled. It needs the ``train``
+extra (torch and Stable-Baselines3), like :mod:`boardgame_envs.alphazero`.
 """
 
 from __future__ import annotations

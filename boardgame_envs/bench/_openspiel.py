@@ -1,8 +1,8 @@
 """OpenSpiel as an optional reference measured in the same run as our numbers.
 
 ``open_spiel`` is not a dependency of the project. When it imports, the
-benchmarks time it beside ours; when it does not, they print the figure quoted
-from an earlier measurement, labelled as quoted, and :data:`INSTALL_HINT`.
+benchmarks time it beside ours; when it does not, they print ours alone and
+:data:`INSTALL_HINT`: no figure from another run is ever printed as a reference.
 The module name starts with ``_`` so that the bench dispatcher does not list it.
 """
 

@@ -3,9 +3,8 @@
 Beside ours, in the same run when ``open_spiel`` is installed: OpenSpiel's
 Python ``minimax.alpha_beta_search`` solving tic-tac-toe from the empty board
 (no table, full depth), median over the same number of repeats. ``open_spiel``
-is optional (``pip install open_spiel``); without it the OpenSpiel figure is
-quoted from an earlier measurement on this machine class (about 56 ms) and
-labelled as such. The 15x15 renju figure has no reference.
+is optional (``pip install open_spiel``); without it only our figures are
+printed. The 15x15 renju figure has no reference.
 """
 
 from __future__ import annotations
@@ -17,8 +16,6 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.bench._openspiel import INSTALL_HINT, import_pyspiel, load_game, speedup
-
-QUOTED_MS = 56.0  # OpenSpiel Python alpha-beta on tic-tac-toe, earlier run
 
 
 def openspiel_solve_ms(game: Any, repeat: int) -> list[float]:
@@ -59,8 +56,6 @@ def main(argv: list[str] | None = None) -> None:
     print(f"tic-tac-toe solve from the empty board: median {median:.2f} ms, min {min(times):.2f} ms")
     pyspiel = import_pyspiel()
     if pyspiel is None:
-        print(f"OpenSpiel Python alpha-beta: {QUOTED_MS:.0f} ms (quoted, earlier run); "
-              f"speed ratio ours / OpenSpiel {speedup(median, QUOTED_MS, times=True)}")  # fmt: skip
         print(INSTALL_HINT)
     else:
         game, about = load_game(pyspiel, "tictactoe")

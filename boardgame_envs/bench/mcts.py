@@ -9,9 +9,8 @@ connect=5)``: five or more wins), no renju. On 15x15 the two trees differ: ours
 expands only points within 2 of a stone (the centre on the empty board),
 OpenSpiel all 225; rollouts are uniform over the whole board in both.
 
-``open_spiel`` is optional (``pip install open_spiel``); without it the
-OpenSpiel figures printed are quoted from an earlier measurement on this
-machine class and labelled as such.
+``open_spiel`` is optional (``pip install open_spiel``); without it only our
+figures are printed, with a line saying how to get the reference.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from typing import Any
 
 from boardgame_envs.bench._openspiel import INSTALL_HINT, import_pyspiel, load_game, speedup
 
-QUOTED = {"tictactoe": 515_000.0, "gomoku 15x15 freestyle": 7_800.0}  # OpenSpiel MCTSBot sims/s, earlier run
 
 
 def openspiel_rate(pyspiel: ModuleType, game: Any, simulations: int, repeat: int, c: float, seed: int = 0) -> float:
@@ -72,9 +70,6 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 theirs = openspiel_rate(pyspiel, game, args.simulations, args.repeat, policy.c)
                 line += f"   OpenSpiel {theirs:>10,.0f} sims/s   ratio {speedup(rate, theirs):>6}   (same run, {about})"
-        elif name in QUOTED:
-            theirs = QUOTED[name]
-            line += f"   OpenSpiel {theirs:>10,.0f} sims/s   ratio {speedup(rate, theirs):>6}   (quoted, earlier run)"
         print(line)
     if pyspiel is None:
         print(INSTALL_HINT)

@@ -263,8 +263,8 @@ class BoardEnv(AECEnv, EzPickle):
         The batch form of :meth:`observe_state` for search code that keeps bare
         boards: ``boards`` ``(B, n*n)`` int8, ``to_move`` and ``last_moves``
         ``(B,)``, ``forbidden`` ``(B, n*n)`` bool (black's forbidden points;
-        ignored unless the rule is renju). The same kernel as :meth:`observe`,
-        so the planes are identical to the env's.
+        ignored unless the rule is renju). The planes are the ones
+        :meth:`observe` gives for the same positions (the tests compare the two).
         """
         n = self.game.size
         planes = np.zeros((len(boards), n, n, self._num_planes), dtype=np.int8)
@@ -414,10 +414,6 @@ class BoardEnv(AECEnv, EzPickle):
         if self._window is not None:
             self._window.close()
             self._window = None
-
-    @property
-    def color_to_move(self) -> int:
-        return self.game_state.to_move
 
     def __str__(self) -> str:
         return self.metadata["name"]

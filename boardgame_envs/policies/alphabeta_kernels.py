@@ -27,7 +27,7 @@ INF = 10 * WIN
 MATE = WIN - 1_000  # scores beyond ±MATE are wins/losses in (WIN - |score|) plies; no game is 1,000 plies long
 TT_BITS = 20  # entries of the table: 2**TT_BITS (the index mask); small boards use a slice of it
 EXACT, LOWER, UPPER = 0, 1, 2
-SMALL_BOARD = 25  # boards up to 5x5 are searched full-width, all moves, no pruning
+SMALL_BOARD = 25  # boards up to 5x5: every legal move is a candidate (no width cut), searched to the end
 
 # Argument types: a board, the rules array and a colour come first everywhere.
 BOARD = "int8[::1], int64[::1], int64"

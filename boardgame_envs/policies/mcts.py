@@ -34,7 +34,7 @@ EVALUATOR_CAP = 2_000  # PUCT simulations under a time limit alone (its tree is 
 
 @njit(cache=True)
 def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, stones):
-    """Create the children of ``node`` (``color`` to move); returns the new tree size.
+    """Create the children of ``node`` (``color`` to move); returns ``(new tree size, children made)``.
 
     ``scratch`` is a (3, n*n) work array: candidates, moves, blocks.
     ``stones[c]`` counts colour ``c``'s stones: a colour with fewer than

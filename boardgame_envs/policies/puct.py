@@ -287,11 +287,6 @@ class PUCTForest:
             counts[b, self.tree_i[b, children, MOVE]] = self.tree_f[b, children, VISITS]
         return counts
 
-    def root_value(self) -> np.ndarray:
-        """Mean value of each root for the player to move there, ``(batch,)``."""
-        n = np.maximum(self.tree_f[:, 0, VISITS], 1.0)
-        return -self.tree_f[:, 0, VALUE_SUM] / n
-
     def leaf_state(self, b: int) -> GameState:
         """The pending leaf of tree ``b`` as a :class:`GameState` (for per-position evaluators)."""
         return GameState.from_position(self.game, self.leaf_board[b], int(self.leaf_color[b]), int(self.leaf_last[b]))

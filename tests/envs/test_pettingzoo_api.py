@@ -26,10 +26,7 @@ ENV_FNS = {"tictactoe": tictactoe_v0.env} | {
 
 @pytest.fixture(params=sorted(ENV_FNS), ids=str)
 def env_fn(request):
-    fn = ENV_FNS[request.param]
-    if "renju" in request.param:
-        pytest.importorskip("boardgame_envs.games.renju")
-    return fn
+    return ENV_FNS[request.param]
 
 
 def test_api(env_fn):
