@@ -161,9 +161,10 @@ class PlayWindow:
 
     def frame(self) -> np.ndarray:
         """The picture the window shows: the board, then the button bar."""
-        board = self.board()
-        ghost = self.hover if self.humans_turn and self.hover is not None and self.state.illegal_reason(self.hover) is None else None
-        picture = rgb(board, cell=self.options.cell, ghost=ghost, hint=self.hint, note=self.status_note())
+        ghost = self.hover
+        if ghost is not None and (not self.humans_turn or self.state.illegal_reason(ghost) is not None):
+            ghost = None  # a faint stone only where a click would play
+        picture = rgb(self.board(), cell=self.options.cell, ghost=ghost, hint=self.hint, note=self.status_note())
         bar = np.empty((BAR_PX, picture.shape[1], 3), dtype=np.uint8)
         bar[:] = BAND
         return np.concatenate([picture, bar])
@@ -190,10 +191,9 @@ class PlayWindow:
         return round(x), round(y)
 
     def button_at(self, label: str) -> tuple[int, int]:
-        width = geometry(self.board(), self.options).width
-        top = geometry(self.board(), self.options).height
-        box = next(b for name, _, b in self._buttons(width, top) if name == label)
-        return box.center
+        """The centre of the button named ``label`` in the window."""
+        geo = geometry(self.board(), self.options)
+        return next(box.center for name, _, box in self._buttons(geo.width, geo.height) if name == label)
 
     # ------------------------------------------------------------- events
     def handle(self, event: Any) -> None:
@@ -244,7 +244,8 @@ class PlayWindow:
             self.tick()
 
     def close(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        # A search under way finishes on its thread; the window goes at once.
+        self._executor.shutdown(wait=False, cancel_futures=True)
         self.window.close()
 
 

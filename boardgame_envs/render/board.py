@@ -16,6 +16,7 @@ import numpy as np
 
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, WHITE
 from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.notation import point_name
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,7 +153,8 @@ class Board:
             return text
         text = f"Move {self.num_moves + 1} · {text}"
         if self.game.rule == "renju" and self.to_move == BLACK and self.forbidden.any():
-            text += " · x forbidden"
+            points = [point_name(int(a), self.size) for a in self.forbidden.nonzero()[0]]
+            text += f" · forbidden: {' '.join(points)}" if len(points) <= 3 else f" · {len(points)} forbidden points"
         return text
 
     def title(self) -> str:

@@ -168,6 +168,10 @@ def geometry(board: Board, options: Options) -> Geometry:
 def layout(board: Board, options: Options) -> tuple[Geometry, list[Shape]]:
     """The shapes of ``board`` drawn with ``options``, back to front."""
     geo = geometry(board, options)
+    for name in ("ghost", "hint"):
+        action = getattr(options, name)
+        if action is not None and not 0 <= action < geo.n * geo.n:
+            raise ValueError(f"{name}={action!r} is not a point of the {geo.n}x{geo.n} board (0..{geo.n * geo.n - 1})")
     shapes: list[Shape] = []
     if board.is_tictactoe:
         _tictactoe(board, options, geo, shapes)
@@ -179,7 +183,9 @@ def layout(board: Board, options: Options) -> tuple[Geometry, list[Shape]]:
         text = options.note or board.status()
         if not board.is_tictactoe:
             text = f"{board.title()} · {text}"
-        shapes.append(Text(geo.width / 2, top + geo.band / 2, text, geo.band * 0.44, BAND_TEXT))
+        # Smaller type for a long line, so that it fits the width (about 0.56 em a character).
+        size = min(geo.band * 0.44, 0.92 * geo.width / (0.56 * len(text)))
+        shapes.append(Text(geo.width / 2, top + geo.band / 2, text, size, BAND_TEXT))
     return geo, shapes
 
 

@@ -47,7 +47,7 @@ def _element(shape: Rect | Line | Circle | Text) -> str:
         return (f'<circle cx="{_num(shape.cx)}" cy="{_num(shape.cy)}" r="{_num(shape.r)}" '
                 f'fill="{_color(shape.fill)}"{stroke}{_opacity(shape.alpha)}/>')  # fmt: skip
     return (f'<text x="{_num(shape.x)}" y="{_num(shape.y)}" font-size="{_num(shape.size)}" fill="{_color(shape.color)}" '
-            f'text-anchor="{shape.anchor}" dominant-baseline="central">{escape(shape.text)}</text>')  # fmt: skip
+            f'text-anchor="{shape.anchor}" dy="0.35em">{escape(shape.text)}</text>')  # fmt: skip
 
 
 def svg(source: Any, *, moves: Any = None, **options: Any) -> SVG:

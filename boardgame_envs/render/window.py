@@ -55,7 +55,7 @@ class Window:
             if not pygame.display.get_init():
                 pygame.display.init()
             self.surface = pygame.display.set_mode((w, h))
-        if title is not None and title != self.title:
+        if title is not None:
             self.title = title
         pygame.display.set_caption(self.title)
         picture = pygame.image.frombuffer(np.ascontiguousarray(frame).tobytes(), (w, h), "RGB")

@@ -82,7 +82,7 @@ def test_forbidden_points_marked_for_black_under_renju_only():
     geo = geometry(board, Options())
     assert _near(_pixel(render.rgb(renju_env), geo, e5), RED)  # the centre of the cross
     assert _near(_pixel(render.rgb(free_env), geo, e5), GRID)  # plain crossing lines
-    assert "x forbidden" in board.status()
+    assert board.status() == "Move 9 · Black to move · forbidden: e5"
     renju_env.step(parse_point("f6", 9))  # white's turn next: the mark stays (black's next move)
     renju_env.step(parse_point("a5", 9))
     assert Board.of(renju_env).forbidden.any()
@@ -201,3 +201,15 @@ def test_save_png_and_svg(tmp_path):
     board.save(str(tmp_path / "b.svg"))
     assert Image.open(tmp_path / "b.png").size == (2 * 23 + 14 * 20, 2 * 23 + 14 * 20 + 19)
     assert (tmp_path / "b.svg").read_text().startswith("<svg")
+
+
+def test_ghost_and_hint_marks():
+    board = _board("h8")  # white to move
+    geo = geometry(board, Options())
+    i9 = parse_point("i9", 15)
+    ring = _pixel(render.rgb(board, hint=i9), geo, i9, geo.pitch * 0.47, 0)
+    assert ring[1] > ring[0] + 50 and ring[1] > ring[2] + 50  # green
+    ghost = _pixel(render.rgb(board, ghost=i9), geo, i9, 6, 6)
+    assert WOOD[2] + 40 < ghost[2] < STONE_WHITE[2] - 20  # half-way between wood and a white stone
+    with pytest.raises(ValueError, match="hint=225 is not a point of the 15x15 board"):
+        render.rgb(board, hint=225)
