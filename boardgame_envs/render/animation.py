@@ -14,28 +14,23 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import parse_point
 from boardgame_envs.render.board import Board
 from boardgame_envs.render.raster import image
 from boardgame_envs.render.scene import Options
 
-GAMES = ("tictactoe", "gomoku", "renju")
 PILLOW_FORMATS = {".gif": "GIF", ".png": "PNG", ".webp": "WEBP"}
 VIDEO_FORMATS = (".mp4",)
 
 
-def make_game(game: str | MNKGame = "renju", board_size: int = 15, win_length: int = 5, rule: str | None = None) -> MNKGame:
-    """An :class:`MNKGame` from a name: ``"tictactoe"``, ``"gomoku"`` (``rule`` default freestyle) or ``"renju"``."""
+def make_game(game: str | MNKGame = "renju", board_size: int | None = None, win_length: int | None = None,
+              rule: str | None = None) -> MNKGame:  # fmt: skip
+    """An :class:`MNKGame` by its name in :mod:`boardgame_envs.games.catalog` (``"tictactoe"``, ``"gomoku"``, ``"renju"``)."""
     if isinstance(game, MNKGame):
         return game
-    if game == "tictactoe":
-        return MNKGame(3, 3, "freestyle")
-    if game == "renju":
-        return MNKGame(board_size, 5, rule or "renju")
-    if game == "gomoku":
-        return MNKGame(board_size, win_length, rule or "freestyle")
-    raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)} or an MNKGame")
+    return game_info(game).game(board_size, win_length, rule)
 
 
 def parse_moves(moves: Iterable[int | str] | str, n: int) -> list[int]:
