@@ -14,7 +14,7 @@ seats alternated, and reports each seat. The players:
   most visited move among those that the search does not prove lost. The
   veto is an experiment kept here, not a policy of the package;
 * with ``--exact``: a player that knows the exact value of every move, from
-  ``solve_mnk.py``'s search (boards of at most 36 cells). It plays a winning
+  the package's exact solver (``boardgame_envs.games.solver``). It plays a winning
   move when it has one, the first it proves in centre-first order; otherwise
   it values every move and plays one of the best, the one a depth
   ``--veto-depth`` alpha-beta search scores highest. In a lost position that
@@ -37,10 +37,11 @@ from boardgame_envs import gomoku_v0
 from boardgame_envs.alphazero import NetworkPolicy
 from boardgame_envs.arena import match
 from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
+from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.games.solver import Solver
 from boardgame_envs.policies.alphabeta_kernels import WIN
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from report import command_line, publish  # baselines/report.py, beside this script
-from solve_mnk import Solver  # baselines/solve_mnk.py, beside this script
 
 PROVEN = WIN - 100  # a score beyond this is a forced win (or, negated, a forced loss) within the search
 
@@ -68,7 +69,7 @@ class VetoedNetwork:
 @functools.lru_cache(maxsize=None)
 def _solver(size: int, win_length: int) -> Solver:
     # One a process, so that exact values carry over from game to game (the arena builds a player a game).
-    return Solver(size, size, win_length)
+    return Solver(MNKGame(size, win_length))
 
 
 class ExactPlayer:
