@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from boardgame_envs import __version__, gomoku_v0
-from boardgame_envs.games.lines import BLACK, WHITE
+from boardgame_envs.games.lines import BLACK, WHITE, opponent
 from boardgame_envs.policies.gomocup_protocol import (
     ProtocolError, format_point, legal_order, parse_point, read_point, rule_from_bits,
 )  # fmt: skip
@@ -181,7 +181,7 @@ class Brain:
         action = self._point(arg)
         self._check_move(state, action, "TURN")
         env = self._replay(self.size, self.rule, [*self.moves, action])
-        return self._think(env, [*self.moves, action], 3 - state.to_move)
+        return self._think(env, [*self.moves, action], opponent(state.to_move))
 
     def _board(self, lines: list[str]) -> str:
         self._need_board()
@@ -217,7 +217,7 @@ class Brain:
         self._check_move(state, action, "PLAY")
         self.env.step(action)
         self.moves.append(action)
-        self.me = 3 - self.env.game_state.to_move
+        self.me = opponent(self.env.game_state.to_move)
         return format_point(action, self.size)
 
     def _takeback(self, arg: str) -> str:

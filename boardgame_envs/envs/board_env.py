@@ -26,8 +26,8 @@ from numba import njit
 from pettingzoo import AECEnv
 
 from boardgame_envs.envs.render import render_ansi
-from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
-from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame, opponent
+from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent
+from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
@@ -43,7 +43,7 @@ def _fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_fo
     ``me``'s turn in a game still going); ``mask_forbidden`` removes the
     renju-forbidden points from it (black to move under renju).
     """
-    opp = 3 - me
+    opp = opponent(me)
     channels = planes.shape[2]
     for a in range(n * n):
         r = a // n
@@ -116,7 +116,7 @@ class BoardEnv(AECEnv, EzPickle):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._no_forbidden = np.zeros(n * n, dtype=np.bool_)
-        self._renju = game.rule == "renju"
+        self._renju = game.is_renju
         # The planes of each viewer, kept up to date move by move (see _sync_views).
         # With a colour-to-move plane there are two arrays a viewer, one for each
         # value of that plane, so observe() only copies one of them.
@@ -271,7 +271,7 @@ class BoardEnv(AECEnv, EzPickle):
         _fill_observations(
             np.ascontiguousarray(boards, dtype=np.int8), n, np.asarray(to_move, dtype=np.int64),
             np.asarray(last_moves, dtype=np.int64), np.asarray(forbidden, dtype=np.bool_),
-            self.game.rule == "renju", planes,
+            self.game.is_renju, planes,
         )  # fmt: skip
         return planes
 

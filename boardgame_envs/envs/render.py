@@ -17,7 +17,7 @@ FORBIDDEN_CHAR = "*"
 def render_ansi(state: GameState) -> str:
     """The board as text in renju notation, last move in brackets, forbidden points as ``*``."""
     n = state.game.size
-    forbidden = state.forbidden() if state.game.rule == "renju" else None
+    forbidden = state.forbidden() if state.game.is_renju else None
     board = state.board.reshape(n, n)
     header = "    " + " ".join(COLUMNS[:n])
     lines = [header]

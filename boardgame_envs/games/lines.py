@@ -16,6 +16,14 @@ EMPTY = 0
 BLACK = 1
 WHITE = 2
 
+
+
+@njit(cache=True, inline="always")
+def opponent(color: int) -> int:
+    """The other colour: :data:`BLACK` <-> :data:`WHITE` (numba kernels and Python alike)."""
+    return BLACK + WHITE - color
+
+
 #: (row step, col step) of the four line directions: horizontal, vertical,
 #: main diagonal (down-right), anti-diagonal (down-left).
 DIRECTIONS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)

@@ -38,11 +38,6 @@ class IllegalMoveError(ValueError):
     """An action that the rules do not allow in the current position."""
 
 
-def opponent(color: int) -> int:
-    """The other colour."""
-    return BLACK + WHITE - color
-
-
 @dataclass(frozen=True)
 class MNKGame:
     """Rules of one m,n,k game: board ``size``, ``win_length`` (k) and ``rule``.
@@ -135,7 +130,7 @@ class GameState:
         Returned array is shared with the state's cache: do not modify it.
         """
         if self._forbidden is None:
-            if self.game.rule == "renju":
+            if self.game.is_renju:
                 out = np.zeros(self.game.num_actions, dtype=np.bool_)
                 renju.forbidden_mask_flat(self.board, self.game.size, out)
                 self._forbidden = out
@@ -148,7 +143,7 @@ class GameState:
         if self.terminal:
             return np.zeros(self.game.num_actions, dtype=np.bool_)
         mask = self.board == EMPTY
-        if self.to_move == BLACK and self.game.rule == "renju":
+        if self.to_move == BLACK and self.game.is_renju:
             mask &= ~self.forbidden()
         return mask
 
@@ -172,13 +167,13 @@ class GameState:
         if self.board[action] != EMPTY:
             holder = "black" if self.board[action] == BLACK else "white"
             return f"{name} is occupied (by {holder})"
-        if self.to_move == BLACK and self.game.rule == "renju" and self.forbidden()[action]:
+        if self.to_move == BLACK and self.game.is_renju and self.forbidden()[action]:
             return f"{name} is forbidden for black: {self.forbidden_kind(int(action))}"
         return None
 
     def forbidden_kind(self, action: int) -> str | None:
         """``"overline"``, ``"double-four"``, ``"double-three"`` or None for black at ``action``."""
-        if self.game.rule != "renju" or self.board[action] != EMPTY:
+        if not self.game.is_renju or self.board[action] != EMPTY:
             return None
         return renju.KIND_NAMES.get(renju.forbidden_kind_flat(self.board, self.game.size, action))
 

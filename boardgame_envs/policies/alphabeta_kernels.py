@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgame_envs.games.lines import DIRECTIONS, EMPTY
+from boardgame_envs.games.lines import DIRECTIONS, EMPTY, opponent
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, wins
 
 WIN = 1_000_000
@@ -85,7 +85,7 @@ def ordered_moves(board, rules, color, width, out):
         if mine and wins(board, rules, a, color):
             out[0] = a
             return 1, 1
-        if wins(board, rules, a, 3 - color) and allowed(board, rules, a, 3 - color):
+        if wins(board, rules, a, opponent(color)) and allowed(board, rules, a, opponent(color)):
             threats += 1
             if mine:
                 out[blocks] = a
@@ -93,7 +93,7 @@ def ordered_moves(board, rules, color, width, out):
             continue
         if mine and threats == 0:
             cand[m] = a
-            keys[m] = -(line_potential(board, n, rules[R_K], a, color) + line_potential(board, n, rules[R_K], a, 3 - color))
+            keys[m] = -(line_potential(board, n, rules[R_K], a, color) + line_potential(board, n, rules[R_K], a, opponent(color)))
             m += 1
     if threats > 0:
         return (blocks, 0) if blocks > 0 else (0, -1)
@@ -169,7 +169,7 @@ def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, b
     for i in range(count):
         a = moves[i]
         board[a] = color
-        v = -negamax(board, rules, 3 - color, depth - 1, -beta, -alpha, ply + 1,
+        v = -negamax(board, rules, opponent(color), depth - 1, -beta, -alpha, ply + 1,
                       key ^ zob[color - 1, a], zob, tt, width, budget, stack)  # fmt: skip
         board[a] = EMPTY
         if v > best:
@@ -212,12 +212,12 @@ def root_scores(board, rules, color, depth, key, zob, tt, width, budget):
         board[a] = color
         child = key ^ zob[color - 1, a]
         if best == -INF:
-            v = -negamax(board, rules, 3 - color, depth - 1, -INF, INF, 1, child, zob, tt, width, budget, stack)
+            v = -negamax(board, rules, opponent(color), depth - 1, -INF, INF, 1, child, zob, tt, width, budget, stack)
         else:
             # Window (best - 1, best + 1): an exact score if it ties the best, a bound otherwise.
-            v = -negamax(board, rules, 3 - color, depth - 1, -(best + 1), -(best - 1), 1, child, zob, tt, width, budget, stack)
+            v = -negamax(board, rules, opponent(color), depth - 1, -(best + 1), -(best - 1), 1, child, zob, tt, width, budget, stack)
             if v > best:
-                v = -negamax(board, rules, 3 - color, depth - 1, -INF, INF, 1, child, zob, tt, width, budget, stack)
+                v = -negamax(board, rules, opponent(color), depth - 1, -INF, INF, 1, child, zob, tt, width, budget, stack)
         board[a] = EMPTY
         scores[a] = v
         if v > best:
@@ -257,14 +257,14 @@ def vcf(board, rules, color, max_fours):
             opp_wins = False
             for j in range(count):
                 b = cand[j]
-                if board[b] == EMPTY and allowed(board, rules, b, 3 - color) and wins(board, rules, b, 3 - color):
+                if board[b] == EMPTY and allowed(board, rules, b, opponent(color)) and wins(board, rules, b, opponent(color)):
                     opp_wins = True
                     break
             if not opp_wins:
-                if many or not allowed(board, rules, wins_at, 3 - color):
+                if many or not allowed(board, rules, wins_at, opponent(color)):
                     result = a
                 else:
-                    board[wins_at] = 3 - color
+                    board[wins_at] = opponent(color)
                     if vcf(board, rules, color, max_fours - 1) >= 0:
                         result = a
                     board[wins_at] = EMPTY

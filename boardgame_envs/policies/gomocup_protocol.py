@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from boardgame_envs.games.lines import BLACK, WHITE
+from boardgame_envs.games.lines import BLACK, WHITE, opponent
 from boardgame_envs.games.mnk import GameState, MNKGame
 
 #: ``INFO rule`` values we send for each of our rules.
@@ -115,7 +115,7 @@ def legal_order(
             child._place(action)
             if child.terminal:
                 continue  # a five (or a full board) before the position is reached
-            rest = extend(child, {color: pool[:i] + pool[i + 1 :], 3 - color: left[3 - color]}, placed | {action})
+            rest = extend(child, {color: pool[:i] + pool[i + 1 :], opponent(color): left[opponent(color)]}, placed | {action})
             if rest is not None:
                 return [action, *rest]
         failed.add(placed)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win, opponent
 from boardgame_envs.games.mnk import GameState
 from boardgame_envs.games.renju import KIND_NONE, forbidden_kind_flat
 
@@ -21,7 +21,7 @@ def rules_of(state: GameState) -> np.ndarray:
     """The ``rules`` array of a game state's game."""
     g = state.game
     return np.array(
-        [g.size, g.win_length, g.exact(BLACK), g.exact(3 - BLACK), g.rule == "renju"], dtype=np.int64
+        [g.size, g.win_length, g.exact(BLACK), g.exact(opponent(BLACK)), g.is_renju], dtype=np.int64
     )
 
 
@@ -84,7 +84,7 @@ def random_rollout(board, rules, color, empties, stones):
         stones[color] += 1
         if stones[color] >= k and makes_win(board, n, a, color, k, exact_win(rules, color)):
             return color
-        color = 3 - color
+        color = opponent(color)
     return 0
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from boardgame_envs.games.compile_notice import compile_notice
+from boardgame_envs.games.lines import opponent
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
@@ -48,7 +49,7 @@ def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, st
     block = scratch[2]
     b = 0
     can_win = stones[color] >= rules[R_K] - 1
-    can_lose = stones[3 - color] >= rules[R_K] - 1
+    can_lose = stones[opponent(color)] >= rules[R_K] - 1
     winning = False
     for i in range(count):
         a = cand[i]
@@ -62,7 +63,7 @@ def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, st
             break
         moves[m] = a
         m += 1
-        if can_lose and wins(board, rules, a, 3 - color):
+        if can_lose and wins(board, rules, a, opponent(color)):
             block[b] = a
             b += 1
     if b > 0:
@@ -142,7 +143,7 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
             node = best
             board[tree_i[node, 1]] = color
             stones[color] += 1
-            color = 3 - color
+            color = opponent(color)
             depth += 1
             path[depth] = node
         winner = 0
@@ -288,7 +289,7 @@ class MCTSPolicy:
         capacity = 1 + min(budget, 20_000) * n * n if self.time_limit is None else 2_000_000
         tree_i = np.zeros((capacity, 7), dtype=np.int64)
         tree_f = np.zeros((capacity, 4), dtype=np.float64)
-        tree_i[0] = (-1, -1, -1, 0, 3 - state.to_move, LEAF, UNKNOWN)
+        tree_i[0] = (-1, -1, -1, 0, opponent(state.to_move), LEAF, UNKNOWN)
         size = 1
         board = state.board.copy()
         done = 0

@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from boardgame_envs.games.lines import BLACK, EMPTY, makes_win
+from boardgame_envs.games.lines import BLACK, EMPTY, makes_win, opponent
 from boardgame_envs.games.mnk import GameState
 from boardgame_envs.games.renju import forbidden_mask_flat
 from boardgame_envs.policies.kernels import R_K, R_N, R_RENJU, exact_win, rules_of
@@ -76,7 +76,7 @@ def _select(rules, c_puct, roots, root_color, root_last, tree_i, tree_f,
             node = best
             last = tree_i[b, node, MOVE]
             board[last] = color
-            color = 3 - color
+            color = opponent(color)
         leaf_node[b] = node
         pending[b] = False
         outcome = tree_i[b, node, OUTCOME]

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from boardgame_envs.games.lines import EMPTY, makes_win
+from boardgame_envs.games.lines import EMPTY, makes_win, opponent
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, exact_win, random_rollout, rules_of
 
@@ -105,7 +105,7 @@ def _playouts(root_board, rules, root_color, playouts, c, parent, move, first, c
             stones[color] += 1
             if visits[node] == 0 and stones[color] >= k and makes_win(board, n, a, color, k, exact_win(rules, color)):
                 outcome[node] = color
-            color = 3 - color
+            color = opponent(color)
             depth += 1
             path[depth] = node
         # Expansion and simulation.
@@ -115,7 +115,7 @@ def _playouts(root_board, rules, root_color, playouts, c, parent, move, first, c
                 size = _expand(node, board, rules, color, size, parent, move, first, count, outcome)
             winner = outcome[node] if outcome[node] != NOT_OVER else random_rollout(board, rules, color, empties, stones)
         # Backup: each node's reward is for the player who moved into it (the opposite colour of its mover's turn).
-        mover = 3 - color
+        mover = opponent(color)
         for i in range(depth, -1, -1):
             nd = path[i]
             visits[nd] += 1.0
@@ -123,7 +123,7 @@ def _playouts(root_board, rules, root_color, playouts, c, parent, move, first, c
                 reward[nd] += 0.5
             elif winner == mover:
                 reward[nd] += 1.0
-            mover = 3 - mover
+            mover = opponent(mover)
     return size
 
 

@@ -64,7 +64,7 @@ class Board:
             # Numbers are only drawn when they describe these stones.
             if len(known) != state.num_moves or (known and known[-1] != state.last_move):
                 known = None
-        forbidden = state.forbidden() if state.game.rule == "renju" else np.zeros(state.game.num_actions, bool)
+        forbidden = state.forbidden() if state.game.is_renju else np.zeros(state.game.num_actions, bool)
         return cls(
             game=state.game,
             stones=state.board.copy(),
@@ -152,7 +152,7 @@ class Board:
         if self.is_tictactoe:
             return text
         text = f"Move {self.num_moves + 1} · {text}"
-        if self.game.rule == "renju" and self.to_move == BLACK and self.forbidden.any():
+        if self.game.is_renju and self.to_move == BLACK and self.forbidden.any():
             points = [point_name(int(a), self.size) for a in self.forbidden.nonzero()[0]]
             text += f" · forbidden: {' '.join(points)}" if len(points) <= 3 else f" · {len(points)} forbidden points"
         return text
