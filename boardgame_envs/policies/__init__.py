@@ -1,9 +1,10 @@
 """Opponents that act through the env API: ``policy.act(env) -> action``.
 
 ``RandomPolicy``, ``MCTSPolicy`` (UCT + MCTS-Solver, numba), ``AlphaBetaPolicy``
-(negamax + threat search, numba), ``PerfectPolicy`` (exact, small boards),
-``UCTPolicy`` (plain UCT, the classic yardstick of AlphaZero papers) and
-``GomocupEngine`` (an external Gomocup brain, ``pbrain-*``, as a subprocess).
+(negamax + threat search, numba), ``GreedyPolicy`` (one ply: win, block, extend),
+``PerfectPolicy`` (exact, small boards), ``UCTPolicy`` (plain UCT, the classic
+yardstick of AlphaZero papers) and ``GomocupEngine`` (an external Gomocup brain,
+``pbrain-*``, as a subprocess).
 ``make_policy("mcts:simulations=200", seed=0)`` builds any of them, or any
 registered kind, from a spec (:mod:`boardgame_envs.policies.registry`).
 """
@@ -11,6 +12,7 @@ registered kind, from a spec (:mod:`boardgame_envs.policies.registry`).
 from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
 from boardgame_envs.policies.base import Forfeit, Policy, game_state_of
 from boardgame_envs.policies.gomocup import GomocupEngine
+from boardgame_envs.policies.greedy import GreedyPolicy
 from boardgame_envs.policies.mcts import MCTSPolicy
 from boardgame_envs.policies.perfect import PerfectPolicy
 from boardgame_envs.policies.random import RandomPolicy
@@ -18,6 +20,6 @@ from boardgame_envs.policies.registry import PolicySpecError, make_policy, regis
 from boardgame_envs.policies.uct import UCTPolicy
 
 __all__ = [
-    "AlphaBetaPolicy", "Forfeit", "GomocupEngine", "MCTSPolicy", "PerfectPolicy", "Policy", "PolicySpecError",
-    "RandomPolicy", "UCTPolicy", "game_state_of", "make_policy", "register",
+    "AlphaBetaPolicy", "Forfeit", "GomocupEngine", "GreedyPolicy", "MCTSPolicy", "PerfectPolicy", "Policy",
+    "PolicySpecError", "RandomPolicy", "UCTPolicy", "game_state_of", "make_policy", "register",
 ]  # fmt: skip

@@ -257,6 +257,7 @@ def check_spec(spec: Any) -> None:
 def _register_builtins() -> None:
     from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
     from boardgame_envs.policies.gomocup import GomocupEngine
+    from boardgame_envs.policies.greedy import GreedyPolicy
     from boardgame_envs.policies.mcts import MCTSPolicy
     from boardgame_envs.policies.perfect import PerfectPolicy
     from boardgame_envs.policies.random import RandomPolicy
@@ -267,6 +268,7 @@ def _register_builtins() -> None:
     register("alphabeta", AlphaBetaPolicy, "negamax with threat search")
     register("perfect", PerfectPolicy, "exact play on small boards")
     register("uct", UCTPolicy, "plain UCT: every empty point a child, random rollouts, UCB1; the classic yardstick")
+    register("greedy", GreedyPolicy, "one ply: take a win, block a four, else extend lines")
     register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
              "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
     register("pbrain", GomocupEngine.from_spec, "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")
