@@ -112,6 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--name", default=None, help="the name ABOUT reports")
     g.add_argument("--write-launcher", metavar="PATH", help="write an executable script that runs this brain, and exit")
     g.set_defaults(func=pbrain)
+    from boardgame_envs.ladder import cli as ladder_cli  # imports nothing heavy
+
+    lad = sub.add_parser("ladder", help="print a game's calibrated ladder: levels, Elo, 95% intervals")
+    ladder_cli.add_ladder_arguments(lad)
+    lad.set_defaults(func=ladder_cli.run_ladder)
+    r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95% interval")
+    ladder_cli.add_rate_arguments(r)
+    r.set_defaults(func=ladder_cli.run_rate)
     b = sub.add_parser("bench", help="run a benchmark: env, renju, mcts", add_help=False)
     b.add_argument("rest", nargs=argparse.REMAINDER)
     b.set_defaults(func=lambda a: __import__("boardgame_envs.bench.__main__", fromlist=["main"]).main(a.rest))

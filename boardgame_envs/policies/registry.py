@@ -272,6 +272,8 @@ def _register_builtins() -> None:
     register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
              "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
     register("pbrain", GomocupEngine.from_spec, "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")
+    register("level", "boardgame_envs.ladder.ladders:level_policy",
+             "a calibrated ladder level, e.g. level:renju/5", target="LADDER/N")  # fmt: skip
 
 
 _register_builtins()

@@ -1,0 +1,185 @@
+"""Rate a ladder's levels: play neighbours until every adjacent difference is known to ±50 Elo.
+
+    python -m boardgame_envs.ladder.build renju --jobs 2            # hours on 2 cores; resumable
+    python -m boardgame_envs.ladder.build renju --fit-only          # refit the table and plot from the log
+
+Every game is appended to ``data/LADDER.games.jsonl`` as it ends, and a run starts
+by reading that log, so a killed run loses only the games in flight and the next
+run plays on from there. Each round gives ``--chunk`` more games (colour-swapped
+pairs) to every adjacent pair whose difference's 95% interval is still wider than
+``±--target``, and some games to the pairs two levels apart (they tie the chain and
+check it is consistent); after each round the ratings are refitted
+(:func:`boardgame_envs.ladder.elo.fit`, level 0 pinned at 0) and the table
+(``data/LADDER.json``) and the plot (``data/LADDER.png``) are rewritten.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import math
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from boardgame_envs.ladder.elo import Ratings, fit
+from boardgame_envs.ladder.games import GameResult, Runner, append_log, ladder_task, missing, read_log, trim_torn_line
+from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError
+from boardgame_envs.ladder.report import write_plot, write_table
+
+TARGET = 50.0  # Elo: the half-width every adjacent difference's 95% interval must reach
+
+
+def ladder_results(ladder: Ladder, log: list[GameResult]) -> list[tuple[str, str, float]]:
+    """``(a, b, score)`` of the logged games between two of the ladder's levels."""
+    specs = set(ladder.specs)
+    return [(r.a, r.b, r.score) for r in log if r.a in specs and r.b in specs]
+
+
+def rate_ladder(ladder: Ladder, log: list[GameResult]) -> Ratings:
+    return fit(ladder.specs, ladder_results(ladder, log))
+
+
+def played(log: list[GameResult], a: str, b: str) -> int:
+    return sum(1 for r in log if r.a == a and r.b == b)
+
+
+def games_needed(games: int, half: float, target: float) -> int:
+    """More games for a pair with half-width ``half`` after ``games`` to reach ``target`` (variance ~ 1/n)."""
+    if half <= target:
+        return 0
+    return max(2, 2 * math.ceil((games * (half / target) ** 2 - games) / 2))
+
+
+def plan_round(ladder: Ladder, log: list[GameResult], ratings: Ratings | None, chunk: int, target: float) -> list[tuple[str, str, int]]:
+    """``(a, b, games)``: the totals each pair should reach by the end of this round."""
+    specs = ladder.specs
+    plan = []
+    counts = []
+    for a, b in zip(specs, specs[1:]):
+        n = played(log, a, b)
+        counts.append(n // chunk * chunk)  # games of whole rounds: the same at a round's start and after a kill in it
+        half = ratings.difference(b, a)[1] if ratings is not None and n else math.inf
+        if half > target:
+            plan.append((a, b, (n // chunk + 1) * chunk))  # whole rounds: a resumed round ends where it would have
+    # Pairs two levels apart get about a quarter of a neighbour pair's games.
+    want = 2 * math.ceil((sum(counts) / len(counts) + chunk) / 8)
+    for a, b in zip(specs, specs[2:]):
+        if plan and played(log, a, b) < want:
+            plan.append((a, b, want))
+    return plan
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+
+
+def publish(ladder: Ladder, log: list[GameResult], command: str, target: float, plot: bool = True) -> Ratings:
+    """Refit from the log, write the table (and the plot); returns the ratings."""
+    ratings = rate_ladder(ladder, log)
+    pair_games = {(a, b): played(log, a, b) for a, b in zip(ladder.specs, ladder.specs[1:])}
+    write_table(ladder, ratings, log, pair_games, target, command, machine(), games_needed)
+    if plot:
+        write_plot(ladder)
+    return ratings
+
+
+def build(
+    ladder: Ladder, jobs: int = 1, chunk: int = 20, target: float = TARGET, minutes: float | None = None,
+    max_rounds: int | None = None, log_path: Path | None = None, command: str = "", plot: bool = True,
+) -> Ratings | None:  # fmt: skip
+    """Play rounds until every adjacent difference is within ``±target`` (or time runs out); see the module docstring."""
+    log_path = log_path or ladder.log_path
+    trim_torn_line(log_path)
+    log = read_log(log_path)
+    deadline = None if minutes is None else time.monotonic() + 60 * minutes
+    ratings = rate_ladder(ladder, log) if ladder_results(ladder, log) and _connected(ladder, log) else None
+    rounds = 0
+    env_fn = ladder.env_fn()
+    with Runner(jobs) as runner:
+        while max_rounds is None or rounds < max_rounds:
+            plan = plan_round(ladder, log, ratings, chunk, target)
+            if not plan:
+                break
+            tasks = [ladder_task(a, b, i) for a, b, total in plan for i in missing(log, a, b, total)]
+            tasks.sort(key=lambda t: t[-1])  # interleave the pairs, so every pair moves on together
+            bar = tqdm(total=len(tasks), desc=f"{ladder.name} round {rounds + 1}", file=sys.stderr)
+            for result in runner.play(env_fn, tasks):
+                append_log(log_path, result)
+                log.append(result)
+                bar.update()
+                if deadline is not None and time.monotonic() > deadline:
+                    break
+            bar.close()
+            rounds += 1
+            ratings = publish(ladder, log, command, target, plot) if _connected(ladder, log) else None
+            if deadline is not None and time.monotonic() > deadline:
+                break
+    if ratings is None and _connected(ladder, log):
+        ratings = publish(ladder, log, command, target, plot)
+    return ratings
+
+
+def _connected(ladder: Ladder, log: list[GameResult]) -> bool:
+    return all(played(log, a, b) > 0 for a, b in zip(ladder.specs, ladder.specs[1:]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m boardgame_envs.ladder.build", description=__doc__.split("\n\n")[0])
+    parser.add_argument("ladder", choices=list(LADDERS))
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (at most the cores)")
+    parser.add_argument("--chunk", type=int, default=20, help="games per pair and round (even)")
+    parser.add_argument("--target", type=float, default=TARGET, help="half-width in Elo of every adjacent difference")
+    parser.add_argument("--minutes", type=float, default=None, help="stop after the game in play when this much time has passed")
+    parser.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
+    parser.add_argument("--fit-only", action="store_true", help="play nothing: refit the table and plot from the log")
+    parser.add_argument("--no-plot", action="store_true")
+    args = parser.parse_args(argv)
+    cores = os.cpu_count() or 1
+    if not 1 <= args.jobs <= cores:
+        parser.error(f"--jobs must be in 1..{cores} (the cores here), got {args.jobs}")
+    if args.chunk < 2 or args.chunk % 2:
+        parser.error(f"--chunk must be an even number of games, at least 2, got {args.chunk}")
+    if args.target <= 0:
+        parser.error(f"--target must be positive, got {args.target}")
+    ladder = LADDERS[args.ladder]
+    command = f"python -m boardgame_envs.ladder.build {ladder.name} --jobs 2"  # the games do not depend on --jobs
+    try:
+        if args.fit_only:
+            log = read_log(ladder.log_path)
+            if not _connected(ladder, log):
+                raise LadderError(f"the log {ladder.log_path} does not link every pair of neighbours yet; play first")
+            publish(ladder, log, command, args.target, not args.no_plot)
+        else:
+            build(ladder, args.jobs, args.chunk, args.target, args.minutes, args.rounds, command=command,
+                  plot=not args.no_plot)  # fmt: skip
+    except KeyboardInterrupt:
+        print("interrupted: the games played so far are in the log; run the same command to go on", file=sys.stderr)
+        return 130
+    except ValueError as exc:
+        print(f"build: error: {exc}", file=sys.stderr)
+        return 2
+    from boardgame_envs.ladder.report import format_table
+
+    try:
+        print(format_table(ladder))
+    except LadderError as exc:
+        print(exc, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""The four ladders: fixed lists of levels, each a policy spec with a machine-independent budget.
+
+A level is a registry spec whose strength does not depend on the machine: a number
+of simulations, a search depth, a share of random moves, never a time limit. Its
+seed comes from the game it plays (:func:`boardgame_envs.ladder.games.game_seed`),
+so level 5 is the same player everywhere. The budgets were set by measurement so
+that neighbours stand roughly 100-250 Elo apart; the fitted ratings ship as package
+data next to this module (``data/LADDER.json``), written by
+``python -m boardgame_envs.ladder.build LADDER``.
+
+``make_policy("level:renju/5")`` builds a level (see :func:`level_policy`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).parent / "data"
+
+
+class LadderError(ValueError):
+    """An unknown ladder, game or level."""
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """One game's ladder: the game's parameters and its levels' specs, weakest first."""
+
+    name: str
+    game: str  # "tictactoe" or "gomoku"
+    board_size: int
+    rule: str
+    specs: tuple[str, ...]
+
+    def env_fn(self) -> Any:
+        """A picklable ``env()`` factory for this ladder's game."""
+        from boardgame_envs import gomoku_v0, tictactoe_v0
+
+        if self.game == "tictactoe":
+            return tictactoe_v0.env
+        return functools.partial(gomoku_v0.env, board_size=self.board_size, win_length=5, rule=self.rule)
+
+    @property
+    def table_path(self) -> Path:
+        return DATA / f"{self.name}.json"
+
+    @property
+    def log_path(self) -> Path:
+        return DATA / f"{self.name}.games.jsonl"
+
+    def level_name(self, index: int) -> str:
+        return f"{self.name}/{index}"
+
+
+@dataclass(frozen=True)
+class Level:
+    """A rated level: ``spec`` builds it (``make_policy(level.spec)``); ``low``..``high`` is its 95% interval."""
+
+    name: str
+    index: int
+    spec: str
+    elo: float
+    low: float
+    high: float
+    games: int
+
+
+def _greedy(*epsilons: float) -> tuple[str, ...]:
+    return tuple(f"greedy:epsilon={e}" if e else "greedy" for e in epsilons)
+
+
+# From random to search: the one-ply player with a shrinking share of random moves
+# (on 15x15 even 2% of greedy moves beat random most of the time), then alpha-beta
+# to a fixed depth, then by a node budget (4 times the nodes: about one ply more).
+# The top, 16,000 nodes (depth 6-7), takes 0.15-0.2 s of CPU a 15x15 move on the
+# development machine, 1-2 s of wall time under that shared machine's usual load.
+_AB_TOP = ("alphabeta:depth=1,nodes=none", "alphabeta:depth=2,nodes=none", "alphabeta:nodes=1000",
+           "alphabeta:nodes=4000", "alphabeta:nodes=16000,depth=12")  # fmt: skip
+_LEVELS_15 = ("random", *_greedy(0.98, 0.93, 0.8, 0.65, 0.5, 0.38, 0.27, 0.18, 0.1, 0.05, 0), *_AB_TOP)
+LADDERS: dict[str, Ladder] = {
+    "tictactoe": Ladder("tictactoe", "tictactoe", 3, "freestyle", ("random", *_greedy(0.7, 0.4, 0.15), "perfect")),
+    "gomoku9": Ladder("gomoku9", "gomoku", 9, "freestyle", ("random", *_greedy(0.9, 0.75, 0.6, 0.45, 0.3, 0.2, 0.1, 0.05, 0), *_AB_TOP)),
+    "gomoku15": Ladder("gomoku15", "gomoku", 15, "freestyle", _LEVELS_15),
+    "renju": Ladder("renju", "gomoku", 15, "renju", _LEVELS_15),
+}
+
+
+def ladder_for(game: str, rule: str | None = None, board_size: int | None = None) -> Ladder:
+    """The ladder of ``game`` (``tictactoe``, ``gomoku``, ``renju``, or a ladder name such as ``gomoku9``)."""
+    if game in LADDERS and rule is None and board_size is None:
+        return LADDERS[game]
+    if game == "tictactoe" and rule in (None, "freestyle") and board_size in (None, 3):
+        return LADDERS["tictactoe"]
+    if game in ("gomoku", "renju"):
+        rule = rule or ("renju" if game == "renju" else "freestyle")
+        size = 15 if board_size is None else board_size
+        for ladder in LADDERS.values():
+            if ladder.game == "gomoku" and ladder.rule == rule and ladder.board_size == size:
+                return ladder
+        raise LadderError(
+            f"no ladder for gomoku {size}x{size} with rule {rule!r}; ladders: "
+            + ", ".join(f"{x.name} ({x.board_size}x{x.board_size} {x.rule})" for x in LADDERS.values() if x.game == "gomoku")
+        )
+    raise LadderError(f"unknown game {game!r}; ladders exist for: tictactoe, gomoku (9x9 or 15x15 freestyle), renju")
+
+
+def load_table(ladder: Ladder) -> dict[str, Any]:
+    """The published table of ``ladder`` (package data); raises if it has not been built."""
+    try:
+        table = json.loads(ladder.table_path.read_text())
+    except FileNotFoundError:
+        raise LadderError(
+            f"ladder {ladder.name!r} has no ratings yet; build them: python -m boardgame_envs.ladder.build {ladder.name}"
+        ) from None
+    if [lv["spec"] for lv in table["levels"]] != list(ladder.specs):
+        raise LadderError(f"the table {ladder.table_path} rates other levels than ladder {ladder.name!r} defines; rebuild it")
+    return table
+
+
+def levels(game: str, rule: str | None = None, board_size: int | None = None) -> list[Level]:
+    """The rated levels of a game's ladder, weakest first (level 0, uniform random, is pinned at 0 Elo)."""
+    ladder = ladder_for(game, rule, board_size)
+    return [
+        Level(ladder.level_name(i), i, lv["spec"], lv["elo"], lv["low"], lv["high"], lv["games"])
+        for i, lv in enumerate(load_table(ladder)["levels"])
+    ]
+
+
+def level_spec(target: str) -> str:
+    """The spec of level ``"LADDER/N"`` (``"renju/5"``)."""
+    name, slash, index = target.partition("/")
+    if name not in LADDERS:
+        raise LadderError(f"unknown ladder {name!r} in level {target!r}; ladders: {', '.join(LADDERS)}")
+    specs = LADDERS[name].specs
+    if not slash or not index.isdigit() or int(index) >= len(specs):
+        raise LadderError(f"ladder {name!r} has levels {name}/0 .. {name}/{len(specs) - 1}, not {target!r}")
+    return specs[int(index)]
+
+
+def level_policy(target: str, seed: int | None = None) -> Any:
+    """The policy of level ``target`` (``"renju/5"``): the registry's ``level:LADDER/N`` kind."""
+    from boardgame_envs.policies.registry import make_policy
+
+    return make_policy(level_spec(target), seed=seed)

@@ -1,0 +1,103 @@
+"""A ladder's published table (JSON package data), its text and markdown forms, and its plot."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from boardgame_envs.ladder.elo import Ratings
+from boardgame_envs.ladder.games import GameResult
+from boardgame_envs.ladder.ladders import Ladder, ladder_for, load_table
+
+
+def write_table(
+    ladder: Ladder, ratings: Ratings, log: list[GameResult], pair_games: dict[tuple[str, str], int], target: float,
+    command: str, machine: str, games_needed: Callable[[int, float, float], int],
+) -> dict[str, Any]:  # fmt: skip
+    """Write ``data/LADDER.json``: every level's Elo and interval, every adjacent difference's, how it was made."""
+    specs = set(ladder.specs)
+    played = [r for r in log if r.a in specs and r.b in specs]
+    games_of = {s: sum(1 for r in played if s in (r.a, r.b)) for s in ladder.specs}
+    rows = []
+    for spec in ladder.specs:
+        low, high = ratings.interval(spec)
+        rows.append({"spec": spec, "elo": round(float(ratings.elo[ratings.index(spec)]), 1), "low": round(low, 1),
+                     "high": round(high, 1), "games": games_of[spec]})  # fmt: skip
+    adjacent = []
+    for a, b in zip(ladder.specs, ladder.specs[1:]):
+        diff, half = ratings.difference(b, a)
+        n = pair_games[(a, b)]
+        adjacent.append({"from": a, "to": b, "diff": round(diff, 1), "half_width": round(half, 1), "games": n,
+                         "more_games_for_target": games_needed(n, half, target)})  # fmt: skip
+    table = {
+        "ladder": ladder.name, "game": ladder.game, "board_size": ladder.board_size, "rule": ladder.rule,
+        "model": "Bradley-Terry (Elo) maximum likelihood, draws as half points, level 0 pinned at 0, "
+                 "one virtual draw per pair that played; 95% intervals from the Hessian",
+        "target_half_width": target, "games": len(played), "command": command, "machine": machine,
+        "updated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "levels": rows, "adjacent": adjacent,
+    }  # fmt: skip
+    ladder.table_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = ladder.table_path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(table, indent=1) + "\n")
+    tmp.replace(ladder.table_path)
+    return table
+
+
+def format_table(ladder: Ladder | str, markdown: bool = False) -> str:
+    """The published table as aligned text (or markdown): level, spec, Elo, 95% interval, step from below."""
+    ladder = ladder_for(ladder) if isinstance(ladder, str) else ladder
+    table = load_table(ladder)
+    steps = [None] + table["adjacent"]
+    title = (f"{ladder.name} ladder ({ladder.game} {ladder.board_size}x{ladder.board_size} {ladder.rule}): "
+             f"{table['games']} games, updated {table['updated']}")  # fmt: skip
+    head = ("level", "spec", "Elo", "95% interval", "step", "step ±95%", "games")
+    rows = []
+    for i, (lv, step) in enumerate(zip(table["levels"], steps)):
+        rows.append((
+            f"{ladder.name}/{i}", lv["spec"], f"{lv['elo']:+.0f}", f"{lv['low']:+.0f} .. {lv['high']:+.0f}",
+            "" if step is None else f"{step['diff']:+.0f}", "" if step is None else f"±{step['half_width']:.0f}",
+            str(lv["games"]),
+        ))  # fmt: skip
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(f"`{c}`" if k == 1 else c for k, c in enumerate(r)) + " |" for r in rows]
+        return "\n".join(lines)
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]
+    fmt = "  ".join(f"{{:{'<' if k < 2 else '>'}{w}}}" for k, w in enumerate(widths))
+    footer = f"regenerate: {table['command']}  (machine: {table['machine']})"
+    return "\n".join([title, fmt.format(*head), *(fmt.format(*r) for r in rows), footer])
+
+
+def write_plot(ladder: Ladder | str, path: Path | str | None = None) -> Path:
+    """Elo against level with 95% error bars, as a PNG (default: next to the table, ``data/LADDER.png``)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ValueError('the plot needs matplotlib: pip install "boardgame-envs[plot]"') from None
+    ladder = ladder_for(ladder) if isinstance(ladder, str) else ladder
+    table = load_table(ladder)
+    path = Path(path) if path is not None else ladder.table_path.with_suffix(".png")
+    xs = range(len(table["levels"]))
+    elo = [lv["elo"] for lv in table["levels"]]
+    err = [[lv["elo"] - lv["low"] for lv in table["levels"]], [lv["high"] - lv["elo"] for lv in table["levels"]]]
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    ax.errorbar(xs, elo, yerr=err, fmt="o-", capsize=3)
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{i}: {lv['spec']}" for i, lv in enumerate(table["levels"])], rotation=60, ha="right",
+                       fontsize=7)  # fmt: skip
+    ax.set_xlabel("level")
+    ax.set_ylabel("Elo (level 0 = 0), 95% interval")
+    game = "tic-tac-toe" if ladder.game == "tictactoe" else f"{ladder.board_size}x{ladder.board_size} {ladder.rule}"
+    ax.set_title(f"{ladder.name} ladder ({game}): {table['games']} games, updated {table['updated']}")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path

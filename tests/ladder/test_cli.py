@@ -1,0 +1,41 @@
+"""boardgame-envs ladder / rate: the table, the plot, the rating, one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardgame_envs.cli import main
+
+
+def test_ladder_prints_the_table_and_writes_the_plot(tiny_table, tmp_path, capsys):
+    out_png = tmp_path / "tiny.png"
+    assert main(["ladder", "tiny", "--plot", str(out_png)]) == 0
+    out = capsys.readouterr().out
+    assert "tiny/2" in out and "perfect" in out and "+400" in out and "by hand" in out
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ladder_markdown(tiny_table, capsys):
+    assert main(["ladder", "tiny", "--markdown"]) == 0
+    assert "| tiny/1 | `greedy:epsilon=0.5` | +200 |" in capsys.readouterr().out
+
+
+def test_rate_prints_the_rating(tiny_table, capsys):
+    assert main(["rate", "perfect", "tiny", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "perfect on the tiny ladder: Elo" in out and "4 games" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [(["ladder", "chess"], "unknown game 'chess'"), (["rate", "random", "chess"], "unknown game 'chess'"),
+     (["rate", "random", "tictactoe", "--games", "0"], "games must be"),
+     (["rate", "random", "tictactoe", "--games", "-5"], "games must be"),
+     (["rate", "random", "tictactoe", "--jobs", "999"], "jobs must be"),
+     (["rate", "level:tictactoe/7", "tictactoe"], "tictactoe/0 .. tictactoe/4"),
+     (["ladder", "gomoku", "--board-size", "11"], "no ladder for gomoku 11x11")],
+)  # fmt: skip
+def test_bad_input_is_one_line_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
