@@ -1,0 +1,355 @@
+"""The numba kernels of the batched engine: every loop over games runs here.
+
+A batch is a few arrays with one row per game (see :class:`~boardgame_envs.vector.engine.VectorGames`):
+``boards`` ``(B, n*n)`` int8 (0 empty, 1 black, 2 white), ``to_move`` ``(B,)`` int8 colours,
+``num_moves`` and ``last_move`` ``(B,)``, ``forbidden`` ``(B, n*n)`` black's forbidden points
+(renju; all False otherwise), ``legal`` ``(B, n*n)`` the mover's legal points, ``num_legal``
+``(B,)`` their count, ``over`` ``(B,)`` games finished and not yet reset. The rules are the
+kernels of :mod:`boardgame_envs.games`: wins by :func:`~boardgame_envs.games.lines.makes_win`,
+forbidden points by :func:`~boardgame_envs.games.renju.forbidden_mask_flat`; nothing here
+restates them. Invariant: after every kernel, each row describes a position reachable by
+legal play, and ``legal``/``num_legal`` agree with it.
+
+Each kernel that loops over games comes twice, ``*_serial`` and ``*_parallel``
+(``numba.prange`` over games): the per-game work is one shared function, and two
+dispatchers of one Python function would share one on-disk cache entry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, makes_win
+from boardgame_envs.games.renju import forbidden_mask_flat
+
+# Layout of the int64 ``cfg`` array every stepping kernel takes (one argument
+# instead of eight: numba's dispatch costs per argument).
+CFG_N, CFG_K, CFG_EXACT_BLACK, CFG_EXACT_WHITE, CFG_RENJU, CFG_PLANES, CFG_AUTORESET, CFG_OBSERVE = range(8)
+CFG_SIZE = 8
+
+# step_parallel shares the games out in this many blocks (or one per game, if fewer).
+PARALLEL_BLOCKS = 64
+
+# The planes of boardgame_envs.envs.board_env, in the same order (tests compare them cell by cell).
+PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN = range(5)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def _uniform_below(rng, b, m):
+    """A draw from ``0..m-1`` by game ``b``'s splitmix64 stream (bias below m / 2**32)."""
+    z = rng[b] + _GOLDEN
+    rng[b] = z
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+
+
+# The planes of one game, one writer per plane count, each small enough for LLVM
+# to inline into a loop over games (a call per game that passes arrays costs
+# reference counting, more than tic-tac-toe's planes themselves). They write
+# row ``b`` of ``out`` (``(B, n*n*C)``, HWC flattened), every byte of it, as
+# colour ``viewer`` sees the position; rows are indexed, never sliced, for the same reason.
+@njit(cache=True)
+def _planes2(boards, b, nn, viewer, out):
+    opp = BLACK + WHITE - viewer
+    for i in range(nn):
+        v = boards[b, i]
+        out[b, 2 * i + PLANE_OWN] = v == viewer
+        out[b, 2 * i + PLANE_OPPONENT] = v == opp
+
+
+@njit(cache=True)
+def _planes4(boards, b, nn, viewer, to_move, last, words, out):
+    # A point's four planes are one 32-bit store (``words`` is ``out`` as int32) of a
+    # word chosen by the point's value; little-endian: plane 0 in the low byte.
+    opp = BLACK + WHITE - viewer
+    base = np.int32(1 << 24) if to_move == BLACK else np.int32(0)  # plane 3, black to move
+    own_word = base | np.int32(1 << PLANE_OWN * 8)
+    opp_word = base | np.int32(1 << PLANE_OPPONENT * 8)
+    for i in range(nn):
+        v = boards[b, i]
+        words[b, i] = own_word if v == viewer else opp_word if v == opp else base
+    if last >= 0:
+        out[b, 4 * last + PLANE_LAST_MOVE] = 1
+
+
+@njit(cache=True)
+def _planes5(boards, b, nn, viewer, to_move, last, forbidden, out):
+    opp = BLACK + WHITE - viewer
+    btm = to_move == BLACK
+    for i in range(nn):
+        v = boards[b, i]
+        j = 5 * i
+        out[b, j + PLANE_OWN] = v == viewer
+        out[b, j + PLANE_OPPONENT] = v == opp
+        out[b, j + PLANE_LAST_MOVE] = 0
+        out[b, j + PLANE_BLACK_TO_MOVE] = btm
+        out[b, j + PLANE_FORBIDDEN] = forbidden[b, i]
+    if last >= 0:
+        out[b, 5 * last + PLANE_LAST_MOVE] = 1
+
+
+@njit(cache=True)
+def write_planes(boards, b, viewer, to_move, last_move, forbidden, out, words):
+    """Game ``b``'s planes as colour ``viewer`` sees them, into row ``b`` of ``out``.
+
+    The same planes as the AEC env's ``observe``: own stones, the opponent's, the
+    last move, all ones when black is to move, black's forbidden points; the plane
+    count (2, 4 or 5) is read from the width of ``out``; ``words`` is :func:`words_of` ``out``.
+    """
+    nn = boards.shape[1]
+    channels = out.shape[1] // nn
+    if channels == 2:
+        _planes2(boards, b, nn, viewer, out)
+    elif channels == 4:
+        _planes4(boards, b, nn, viewer, to_move[b], last_move[b], words, out)
+    else:
+        _planes5(boards, b, nn, viewer, to_move[b], last_move[b], forbidden, out)
+
+
+@njit(cache=True)
+def write_rows(lo, hi, boards, viewers, to_move, last_move, forbidden, out, words):
+    """:func:`write_planes` for games ``lo..hi-1``, each seen by ``viewers[b]``; the plane count is decided once."""
+    nn = boards.shape[1]
+    channels = out.shape[1] // nn
+    if channels == 2:
+        for b in range(lo, hi):
+            _planes2(boards, b, nn, viewers[b], out)
+    elif channels == 4:
+        for b in range(lo, hi):
+            _planes4(boards, b, nn, viewers[b], to_move[b], last_move[b], words, out)
+    else:
+        for b in range(lo, hi):
+            _planes5(boards, b, nn, viewers[b], to_move[b], last_move[b], forbidden, out)
+
+
+def words_of(planes: np.ndarray, channels: int) -> np.ndarray:
+    """The ``words`` argument of :func:`write_planes` for ``planes`` ``(B, n*n*C)``: int32 words when ``C`` is 4."""
+    return planes.view(np.int32) if channels == 4 else planes
+
+
+@njit(cache=True)
+def _new_game(b, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over):
+    nn = boards.shape[1]
+    for i in range(nn):
+        boards[b, i] = EMPTY
+        forbidden[b, i] = False  # the empty board has no forbidden point
+        legal[b, i] = True
+    to_move[b] = BLACK
+    num_moves[b] = 0
+    last_move[b] = -1
+    num_legal[b] = nn
+    over[b] = False
+
+
+@njit(cache=True)
+def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal):
+    """Game ``b``'s mover plays legal ``a``; return the winner's colour, 0 if the game goes on, -1 if drawn."""
+    n = cfg[CFG_N]
+    nn = n * n
+    board = boards[b]
+    color = to_move[b]
+    board[a] = color
+    moves = num_moves[b] + 1
+    num_moves[b] = moves
+    last_move[b] = a
+    nxt = BLACK + WHITE - color
+    to_move[b] = nxt
+    exact = cfg[CFG_EXACT_BLACK] if color == BLACK else cfg[CFG_EXACT_WHITE]
+    result = 0
+    # Fewer than k stones cannot hold a line of k (as GameState._place).
+    if moves >= cfg[CFG_K] and makes_win(board, n, a, color, cfg[CFG_K], exact != 0):
+        result = color
+    elif moves == nn:
+        result = -1
+    if cfg[CFG_RENJU]:
+        # The plane of forbidden points is shown to both colours, so it follows every move.
+        count = forbidden_mask_flat(board, n, forbidden[b])
+        left = nn - moves
+        if nxt == BLACK:
+            left -= count
+        # Black with no legal point left ends the game as a draw.
+        if result == 0 and nxt == BLACK and left == 0:
+            result = -1
+        num_legal[b] = left
+        mask_forbidden = nxt == BLACK
+        for i in range(nn):
+            legal[b, i] = board[i] == EMPTY and not (mask_forbidden and forbidden[b, i])
+    else:
+        legal[b, a] = False
+        num_legal[b] = nn - moves
+    return result
+
+
+@njit(cache=True)
+def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over,
+                actions, where, illegal, obs, obs_words, final_obs, final_words, rewards, terminated):  # fmt: skip
+    """Games ``lo..hi-1``' share of a step: their moves, results, auto-resets and planes."""
+    for b in range(lo, hi):
+        rewards[b, 0] = 0.0
+        rewards[b, 1] = 0.0
+        terminated[b] = over[b]
+        if where[b] and not over[b]:
+            color = to_move[b]
+            if illegal[b]:
+                # As PettingZoo's wrappers: the offender gets -1, the other player 0; the board stays.
+                rewards[b, color - 1] = -1.0
+                result = -1
+            else:
+                result = _play(b, actions[b], cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal)
+                if result > 0:
+                    rewards[b, result - 1] = 1.0
+                    rewards[b, BLACK + WHITE - result - 1] = -1.0
+            if result != 0:
+                terminated[b] = True
+                if cfg[CFG_AUTORESET]:
+                    # Seen by the player who did not act on the final step, as the AEC env's last() shows it.
+                    write_planes(boards, b, BLACK + WHITE - color, to_move, last_move, forbidden, final_obs,
+                                 final_words)  # fmt: skip
+                    _new_game(b, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over)
+                else:
+                    over[b] = True
+                    num_legal[b] = 0
+                    legal[b, :] = False
+    if cfg[CFG_OBSERVE]:
+        write_rows(lo, hi, boards, to_move, to_move, last_move, forbidden, obs, obs_words)
+
+
+@njit(cache=True)
+def _check_actions(legal, over, actions, where, illegal):
+    """Flag in ``illegal`` the games whose action is not legal for their mover; return how many."""
+    bad = 0
+    nn = legal.shape[1]
+    for b in range(legal.shape[0]):
+        flag = False
+        if where[b] and not over[b]:
+            a = actions[b]
+            flag = a < 0 or a >= nn or not legal[b, a]
+        illegal[b] = flag
+        bad += flag
+    return bad
+
+
+@njit(cache=True)
+def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over,
+                actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards, terminated):  # fmt: skip
+    """Step the games flagged in ``where``; return the number of illegal actions.
+
+    With ``raise_illegal`` and any illegal action, nothing is changed (the caller
+    raises); otherwise an illegal action loses for its mover.
+    """
+    bad = _check_actions(legal, over, actions, where, illegal)
+    if bad and raise_illegal:
+        return bad
+    _step_games(0, boards.shape[0], cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over,
+                actions, where, illegal, obs, obs_words, final_obs, final_words, rewards, terminated)  # fmt: skip
+    return bad
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over,
+                  actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards, terminated):  # fmt: skip
+    """:func:`step_serial` with blocks of games shared among numba's threads."""
+    bad = _check_actions(legal, over, actions, where, illegal)
+    if bad and raise_illegal:
+        return bad
+    total = boards.shape[0]
+    blocks = min(total, PARALLEL_BLOCKS)
+    for i in prange(blocks):
+        _step_games(i * total // blocks, (i + 1) * total // blocks, cfg, boards, to_move, num_moves, last_move,
+                    forbidden, legal, num_legal, over, actions, where, illegal, obs, obs_words, final_obs,
+                    final_words, rewards, terminated)  # fmt: skip
+    return bad
+
+
+@njit(cache=True)
+def reset_games(boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over, where):
+    """Put every game flagged in ``where`` back to the empty board, black to move."""
+    for b in range(boards.shape[0]):
+        if where[b]:
+            _new_game(b, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over)
+
+
+@njit(cache=True)
+def observe(boards, viewers, to_move, last_move, forbidden, out, words):
+    """Planes ``out[b]`` of every game as ``viewers[b]`` (a colour) sees it; ``words`` is :func:`words_of` ``out``."""
+    write_rows(0, boards.shape[0], boards, viewers, to_move, last_move, forbidden, out, words)
+
+
+@njit(cache=True, inline="always")
+def _sample_one(b, legal, num_legal, rng, out):
+    m = num_legal[b]
+    if m == 0:
+        out[b] = -1
+        return
+    # Counting down over the row, without a branch on each point (legal rows of
+    # random play are irregular: a branch per point mispredicts often).
+    j = _uniform_below(rng, b, m)
+    row = legal[b]
+    for i in range(row.size):
+        j -= row[i]
+        if j < 0:
+            out[b] = i
+            return
+
+
+@njit(cache=True)
+def sample_serial(legal, num_legal, rng, out):
+    """A uniformly random legal point for each game's mover (-1 where there is none)."""
+    for b in range(legal.shape[0]):
+        _sample_one(b, legal, num_legal, rng, out)
+
+
+@njit(cache=True, parallel=True)
+def sample_parallel(legal, num_legal, rng, out):
+    """:func:`sample_serial` with the games shared among numba's threads."""
+    for b in prange(legal.shape[0]):
+        _sample_one(b, legal, num_legal, rng, out)
+
+
+@njit(cache=True)
+def greedy_actions(cfg, boards, to_move, legal, num_legal, where, rng, out):
+    """For each game in ``where``: a winning point if any, else one that stops the opponent's win, else random.
+
+    Ties are broken uniformly (reservoir sampling over the candidates of the best kind).
+    Winning and blocking points are among the mover's legal points, so under renju
+    black never blocks on a forbidden point.
+    """
+    n = cfg[CFG_N]
+    k = cfg[CFG_K]
+    for b in range(boards.shape[0]):
+        if not where[b]:
+            continue
+        if num_legal[b] == 0:
+            out[b] = -1
+            continue
+        board = boards[b]
+        me = to_move[b]
+        opp = BLACK + WHITE - me
+        exact_me = (cfg[CFG_EXACT_BLACK] if me == BLACK else cfg[CFG_EXACT_WHITE]) != 0
+        exact_opp = (cfg[CFG_EXACT_BLACK] if opp == BLACK else cfg[CFG_EXACT_WHITE]) != 0
+        best_kind = 0  # 2: wins, 1: blocks
+        seen = 0
+        choice = -1
+        for i in range(n * n):
+            if not legal[b, i]:
+                continue
+            kind = 2 if makes_win(board, n, i, me, k, exact_me) else 1 if makes_win(board, n, i, opp, k, exact_opp) else 0
+            if kind < best_kind or kind == 0:
+                continue
+            if kind > best_kind:
+                best_kind = kind
+                seen = 0
+            seen += 1
+            if _uniform_below(rng, b, seen) == 0:
+                choice = i
+        if best_kind == 0:
+            _sample_one(b, legal, num_legal, rng, out)
+        else:
+            out[b] = choice
