@@ -12,6 +12,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ARGS = {
     "random_play_aec.py": [],
     "maskable_ppo_quickstart.py": ["--steps", "256"],
+    "maskable_ppo_vector.py": ["--steps", "512", "--envs", "16", "--games", "50"],
     "self_play_frozen_opponent.py": ["--rounds", "2", "--steps", "256"],
     "tianshou_multiagent.py": ["--epochs", "1", "--epoch-steps", "200", "--test-episodes", "10"],
 }

@@ -213,9 +213,14 @@ class BoardGameEnv(gymnasium.Env):
 
 
 def register_gymnasium_envs() -> None:
-    """Register the Gymnasium ids; ids already registered are left alone."""
+    """Register the Gymnasium ids; ids already registered are left alone.
+
+    Each id also has a native vector entry point (``gymnasium.make_vec(id, num_envs=...)``):
+    the batched engine of :mod:`boardgame_envs.vector.gym_env`.
+    """
     entry = "boardgame_envs.envs.single_agent:BoardGameEnv"
+    vector_entry = "boardgame_envs.vector.gym_env:BoardGameVectorEnv"
     ids = {env_id: {"game": name, **fixed} for name, info in GAMES.items() for env_id, fixed in info.gymnasium_ids.items()}
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry, kwargs=kwargs)
+            gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry, kwargs=kwargs)

@@ -204,25 +204,29 @@ class VectorGames:
         return obs.reshape(b, *self.obs_shape), rewards, terminated, np.zeros(b, dtype=np.bool_), info
 
     def _advance(
-        self, actions: Any, where: np.ndarray, cfg: np.ndarray, obs: np.ndarray, final_obs: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+        self, actions: Any, where: np.ndarray, cfg: np.ndarray, obs: np.ndarray, final_obs: np.ndarray,
+        raise_illegal: bool | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
         """Play ``actions`` in the games flagged by ``where`` (the others keep their position).
 
         For views that drive the engine: ``cfg`` is ``self._cfg`` (planes into ``obs``)
-        or ``self._cfg_quiet`` (none). Returns ``(rewards, terminated)``.
+        or ``self._cfg_quiet`` (none); ``raise_illegal`` overrides ``illegal_action``
+        for this call (an opponent's illegal move is a bug to report, not a loss).
+        Returns ``(rewards, terminated)``.
         """
         actions = self._check_actions(actions)
-        rewards = np.empty((self.num_envs, 2), dtype=np.float32)
-        terminated = np.empty(self.num_envs, dtype=np.bool_)
         if final_obs.shape[0] != self.num_envs and cfg[K.CFG_AUTORESET]:
             raise ValueError("final_obs needs a row per game when games reset themselves")
+        raising = self._raise if raise_illegal is None else raise_illegal
+        rewards = np.empty((self.num_envs, 2), dtype=np.float32)
+        terminated = np.empty(self.num_envs, dtype=np.bool_)
         planes = self.num_planes
         bad = self._step_kernel(
             cfg, self._boards, self._to_move, self._num_moves, self._last_move, self._forbidden, self._legal,
-            self._num_legal, self._over, actions, where, self._raise, self._illegal, obs, K.words_of(obs, planes),
+            self._num_legal, self._over, actions, where, raising, self._illegal, obs, K.words_of(obs, planes),
             final_obs, K.words_of(final_obs, planes), rewards, terminated,
         )  # fmt: skip
-        if bad and self._raise:
+        if bad and raising:
             raise self._illegal_error(actions)
         return rewards, terminated
 

@@ -1,0 +1,176 @@
+"""The Gymnasium vector view: ``num_envs`` single-agent games on the batched engine, opponent inside ``step``.
+
+>>> import gymnasium, boardgame_envs
+>>> envs = gymnasium.make_vec("boardgame_envs/Renju-v0", num_envs=64, vectorization_mode="vector_entry_point",
+...                           opponent="random")
+
+The batched counterpart of :mod:`boardgame_envs.envs.single_agent`, with the same
+arguments (``game``, ``board_size``, ``win_length``, ``rule``, ``opponent``,
+``seat``, ``illegal_action``, ``channels_first``, ``flatten``) and the same
+observations, rewards and masks game by game; plus ``parallel`` (numba threads).
+Between steps every game is at the learner's turn.
+
+* ``opponent``: ``"random"`` and ``"greedy"`` (win, else block, else random) run
+  batched in numba; a callable ``(observations, action_masks) -> actions`` is
+  called once a step with the waiting games (a frozen network: self-play);
+  any other policy spec or policy object plays game by game (much slower: the
+  policy's time times the number of games). See :mod:`boardgame_envs.vector.opponents`.
+* ``seat``: ``"first"``, ``"second"`` or ``"random"`` (drawn per game at each of
+  its resets from ``np_random``); ``info["seat"]`` holds each game's (0 first, 1 second).
+* Auto-reset: ``AutoresetMode.SAME_STEP`` (``metadata["autoreset_mode"]``). A
+  game that ends on a step is reset in that step (and the opponent opens it if
+  it has the first seat); ``info["final_obs"]`` is an object array holding the
+  finished games' last observations as the learner sees them (``None``
+  elsewhere), flagged by ``info["_final_obs"]``, as ``SyncVectorEnv`` does.
+* Action masks: ``info["action_mask"]`` ``(B, N*N)`` bool after every reset and
+  step, and ``action_masks()`` (what sb3-contrib's MaskablePPO calls through
+  :class:`boardgame_envs.vector.sb3.SB3VecEnv`).
+* ``illegal_action="lose"`` (default): the game ends with -1, board unchanged,
+  ``info["illegal_action"]`` flags it; ``"raise"``: :class:`~boardgame_envs.vector.engine.IllegalActionsError`
+  naming the games, and nothing changes.
+
+Rewards ``(B,)`` float64: +1 when the learner wins, -1 when it loses (also on
+the step where the opponent's reply wins), 0 otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from boardgame_envs.vector.engine import GAMES, VectorGames, make
+from boardgame_envs.vector.opponents import make_opponent
+
+SEATS = ("first", "second", "random")
+ILLEGAL = ("lose", "raise")
+
+
+class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games against a built-in opponent as one ``gymnasium.vector.VectorEnv``; see the module docstring."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        game: str = "tictactoe",
+        board_size: int = 15,
+        win_length: int = 5,
+        rule: str = "freestyle",
+        opponent: Any = "random",
+        seat: str = "first",
+        illegal_action: str = "lose",
+        channels_first: bool = False,
+        flatten: bool = False,
+        parallel: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+        if seat not in SEATS:
+            raise ValueError(f"unknown seat {seat!r}; expected one of {', '.join(SEATS)}")
+        if illegal_action not in ILLEGAL:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, got {illegal_action!r}")
+        if render_mode is not None:
+            raise ValueError(f"the vector view does not render (render_mode={render_mode!r}); use the AEC env")
+        game_kwargs = {} if game == "tictactoe" else {"board_size": board_size, "win_length": win_length, "rule": rule}
+        self.engine: VectorGames = make(game, num_envs, autoreset=False, illegal_action=illegal_action,
+                                        parallel=parallel, **game_kwargs)  # fmt: skip
+        self.num_envs = b = self.engine.num_envs
+        self.seat = seat
+        self.illegal_action = illegal_action
+        self.channels_first = bool(channels_first)
+        self.flatten = bool(flatten)
+        self.render_mode = None
+        h, w, c = self.engine.obs_shape
+        shape = (h * w * c,) if self.flatten else (c, h, w) if self.channels_first else (h, w, c)
+        self.single_observation_space = spaces.Box(0, 1, shape, np.uint8)
+        self.single_action_space = spaces.Discrete(self.engine.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, b)
+        self.action_space = batch_space(self.single_action_space, b)
+        self.opponent = make_opponent(opponent, self._encode)
+        self._seats = np.zeros(b, dtype=np.int8)  # the learner's seat in each game: 0 first, 1 second
+        self._rows = np.arange(b)
+        self._no_obs = np.zeros((0, 0), dtype=np.int8)
+
+    # ---------------------------------------------------------- helpers
+    def _encode(self, planes: np.ndarray) -> np.ndarray:
+        """Engine planes ``(k, N, N, C)`` int8 -> the learner's observation format (uint8, HWC / CHW / flat)."""
+        planes = planes.view(np.uint8)  # 0/1 int8 planes: the same bytes
+        if self.flatten:
+            return planes.reshape(len(planes), -1)
+        return np.ascontiguousarray(planes.transpose(0, 3, 1, 2)) if self.channels_first else planes
+
+    def _advance(self, actions: Any, where: np.ndarray, learner: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Moves in the games flagged by ``where``; the learner's rewards and the games that ended.
+
+        The opponent's illegal moves raise whatever ``illegal_action`` says: they are bugs, not losses.
+        """
+        engine = self.engine
+        rewards, terminated = engine._advance(actions, where, engine._cfg_quiet, self._no_obs, self._no_obs,
+                                              raise_illegal=None if learner else True)  # fmt: skip
+        return rewards[self._rows, self._seats].astype(np.float64), terminated & where
+
+    def _opening(self, games: np.ndarray) -> None:
+        """New games in ``games``: draw the learner's seats, and let the opponent open where it is first."""
+        if self.seat == "random":
+            self._seats[games] = self.np_random.integers(2, size=int(games.sum()))
+        else:
+            self._seats[games] = 0 if self.seat == "first" else 1
+        opens = games & (self._seats == 1)
+        if opens.any():
+            self._advance(self.opponent.actions(self.engine, opens), opens, learner=False)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
+                "seat": self._seats.copy(), "_seat": np.ones(self.num_envs, dtype=np.bool_)}  # fmt: skip
+
+    # -------------------------------------------------------------- api
+    def action_masks(self) -> np.ndarray:
+        """Bool ``(B, N*N)``: the learner's legal actions in each game."""
+        return self.engine.legal_action_mask.copy()
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """New games everywhere; ``seed`` fixes the seats and the opponent's moves too."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self.opponent.seed(int(self.np_random.integers(2**63)))
+        self.engine.reset()
+        self._opening(np.ones(self.num_envs, dtype=np.bool_))
+        return self._encode(self.engine.observe()), self._info()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The learner's moves, then the opponent's replies in the games still going; finished games restart."""
+        everywhere = np.ones(self.num_envs, dtype=np.bool_)
+        rewards, done = self._advance(actions, everywhere, learner=True)
+        illegal = self.engine._illegal.copy() if self.illegal_action == "lose" else None
+        waiting = ~done
+        if waiting.any():
+            reply_rewards, reply_done = self._advance(self.opponent.actions(self.engine, waiting), waiting, learner=False)
+            rewards += reply_rewards
+            done |= reply_done
+        info: dict[str, Any] = {}
+        if done.any():
+            final = self._encode(self.engine.observe(viewers=self._seats))
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for g in np.flatnonzero(done):
+                final_obs[g] = final[g]
+            info["final_obs"], info["_final_obs"] = final_obs, done.copy()
+            self.engine.reset(options={"reset_mask": done})
+            self._opening(done)
+        if illegal is not None and illegal.any():
+            info["illegal_action"], info["_illegal_action"] = illegal, illegal.copy()
+        info.update(self._info())
+        return self._encode(self.engine.observe()), rewards, done, np.zeros(self.num_envs, dtype=np.bool_), info
+
+    def set_opponent(self, opponent: Any, seed: int | None = None) -> None:
+        """Replace the opponent (same kinds as the constructor's ``opponent``); it plays from its next move."""
+        self.opponent = make_opponent(opponent, self._encode, seed)
+
+    def __repr__(self) -> str:
+        return f"BoardGameVectorEnv({self.engine!r}, opponent={self.opponent.name!r}, seat={self.seat!r})"

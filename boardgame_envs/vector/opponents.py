@@ -1,0 +1,153 @@
+"""Opponents for the batched games: one call chooses the moves of every game that waits for one.
+
+An opponent has ``actions(vec, where) -> (B,) int64``: a legal action for the
+mover of each game of ``vec`` (a :class:`~boardgame_envs.vector.engine.VectorGames`)
+flagged in ``where``; entries of the other games are ignored. ``seed(seed)``
+restarts its random stream.
+
+* ``"random"`` (:class:`RandomOpponent`) and ``"greedy"`` (:class:`GreedyOpponent`:
+  a winning point, else one that stops the opponent's five, else random) run in
+  numba over the whole batch.
+* A callable ``(observations, action_masks) -> actions`` (:class:`BatchedCallable`)
+  gets the planes and masks of the waiting games in one batch: a frozen network
+  answers them all in one forward pass (self-play).
+* Anything else :func:`~boardgame_envs.policies.registry.make_policy` builds (a
+  spec such as ``"mcts:simulations=200"``, a policy object with ``act(env)``)
+  plays each waiting game in turn through an AEC env set to that position
+  (:class:`PerGamePolicy`): correct for every policy, and as slow as the policy
+  times the number of games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs.games.lines import BLACK
+from boardgame_envs.vector import kernels as K
+from boardgame_envs.vector.engine import VectorGames
+
+BATCHED = ("random", "greedy")
+
+
+class _Seeded:
+    """A splitmix64 stream per game (grown to the batch size on first use), as the engine's sampler."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._seed = seed
+        self._rng = np.zeros(0, dtype=np.uint64)
+
+    def seed(self, seed: int | None) -> None:
+        self._seed = seed
+        self._rng = np.zeros(0, dtype=np.uint64)
+
+    def _stream(self, num_envs: int) -> np.ndarray:
+        if self._rng.size != num_envs:
+            self._rng = np.random.SeedSequence(self._seed).generate_state(num_envs, np.uint64)
+        return self._rng
+
+
+class RandomOpponent(_Seeded):
+    """Uniformly random legal moves (never a forbidden point for black), drawn in numba."""
+
+    name = "random"
+
+    def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
+        out = np.empty(vec.num_envs, dtype=np.int64)
+        K.sample_serial(vec._legal, vec._num_legal, self._stream(vec.num_envs), out)
+        return out
+
+
+class GreedyOpponent(_Seeded):
+    """Wins if it can, else blocks the opponent's winning point, else plays at random; ties broken at random."""
+
+    name = "greedy"
+
+    def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
+        out = np.full(vec.num_envs, -1, dtype=np.int64)
+        K.greedy_actions(vec._cfg, vec._boards, vec._to_move, vec._legal, vec._num_legal, where,
+                         self._stream(vec.num_envs), out)  # fmt: skip
+        return out
+
+
+class BatchedCallable:
+    """``fn(observations, action_masks) -> actions`` called once with the waiting games' planes and masks.
+
+    ``encode`` turns the engine's int8 planes ``(k, N, N, C)`` into what ``fn``
+    expects (the learner's observation format, so a frozen copy of the learner plays as it is).
+    """
+
+    def __init__(self, fn: Callable[[np.ndarray, np.ndarray], Any], encode: Callable[[np.ndarray], np.ndarray]) -> None:
+        self.fn = fn
+        self.encode = encode
+        self.name = getattr(fn, "__name__", type(fn).__name__)
+
+    def seed(self, seed: int | None) -> None:
+        pass  # the callable owns its randomness
+
+    def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
+        out = np.full(vec.num_envs, -1, dtype=np.int64)
+        games = np.flatnonzero(where)
+        if games.size:
+            planes = vec.observe()[games]
+            chosen = np.asarray(self.fn(self.encode(planes), vec.legal_action_mask[games].copy()))
+            if chosen.shape != games.shape:
+                raise ValueError(f"the opponent callable must return {games.size} actions, got shape {chosen.shape}")
+            out[games] = chosen
+        return out
+
+
+class PerGamePolicy:
+    """A policy with ``act(env)`` asked game by game, through one AEC env set to each position in turn."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+        self.name = getattr(policy, "name", type(policy).__name__)
+        self._env: Any = None
+
+    def seed(self, seed: int | None) -> None:
+        if isinstance(getattr(self.policy, "rng", None), np.random.Generator):
+            self.policy.rng = np.random.default_rng(seed)
+
+    def _aec(self, vec: VectorGames) -> Any:
+        if self._env is None:
+            from boardgame_envs import gomoku_v0, tictactoe_v0
+
+            game = vec.game
+            if vec.num_planes == 2:
+                self._env = tictactoe_v0.raw_env()
+            else:
+                self._env = gomoku_v0.raw_env(game.size, game.win_length, game.rule)
+            self._env.reset()
+        return self._env
+
+    def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
+        out = np.full(vec.num_envs, -1, dtype=np.int64)
+        env = self._aec(vec)
+        first, second = env.possible_agents
+        for g in np.flatnonzero(where):
+            state = vec.game_state(int(g))
+            env.game_state = state
+            env.agent_selection = first if state.to_move == BLACK else second
+            out[g] = int(self.policy.act(env))
+        return out
+
+
+def make_opponent(spec: Any, encode: Callable[[np.ndarray], np.ndarray], seed: int | None = None) -> Any:
+    """The batched opponent for ``spec``: ``"random"``, ``"greedy"``, a callable, or a per-game registry policy."""
+    if isinstance(spec, str) and spec in BATCHED:
+        return RandomOpponent(seed) if spec == "random" else GreedyOpponent(seed)
+    if isinstance(spec, (str, tuple)):
+        from boardgame_envs.policies.registry import make_policy
+
+        return PerGamePolicy(make_policy(spec, seed=seed))
+    if hasattr(spec, "act"):
+        return PerGamePolicy(spec)
+    if callable(spec):
+        return BatchedCallable(spec, encode)
+    raise ValueError(
+        f"opponent must be 'random', 'greedy', a policy spec (e.g. 'mcts:simulations=200'), a policy with "
+        f"act(env) or a callable (observations, action_masks) -> actions; got {spec!r}"
+    )
