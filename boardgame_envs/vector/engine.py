@@ -40,14 +40,12 @@ from typing import Any
 
 import numpy as np
 
+from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
 from boardgame_envs.vector import kernels as K
 
-GAMES = ("tictactoe", "gomoku")
 ILLEGAL_ACTIONS = ("raise", "lose")
-MIN_GOMOKU_SIZE, MAX_GOMOKU_SIZE = 5, 19
-PLANES = {"tictactoe": 2, "gomoku": 4, "renju": 5}  # as tictactoe_v0 / gomoku_v0
 
 
 class IllegalActionsError(IllegalMoveError):
@@ -56,26 +54,6 @@ class IllegalActionsError(IllegalMoveError):
     def __init__(self, message: str, games: np.ndarray) -> None:
         super().__init__(message)
         self.games = games
-
-
-def game_for(game: str, **kwargs: Any) -> MNKGame:
-    """The :class:`MNKGame` a name and its arguments describe, checked as ``tictactoe_v0`` / ``gomoku_v0`` do.
-
-    ``"tictactoe"`` takes no arguments; ``"gomoku"`` takes ``board_size`` (5..19,
-    default 15), ``win_length`` (default 5) and ``rule`` (default ``"freestyle"``).
-    """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
-    accepted = () if game == "tictactoe" else ("board_size", "win_length", "rule")
-    unknown = sorted(set(kwargs) - set(accepted))
-    if unknown:
-        raise TypeError(f"{game} takes no argument {', '.join(map(repr, unknown))}; accepted: {', '.join(accepted) or 'none'}")
-    if game == "tictactoe":
-        return MNKGame(3, 3, "freestyle")
-    size = kwargs.get("board_size", 15)
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not MIN_GOMOKU_SIZE <= size <= MAX_GOMOKU_SIZE:
-        raise ValueError(f"board_size must be an integer in {MIN_GOMOKU_SIZE}..{MAX_GOMOKU_SIZE}, got {size!r}")
-    return MNKGame(int(size), kwargs.get("win_length", 5), kwargs.get("rule", "freestyle"))
 
 
 class VectorGames:
@@ -287,23 +265,33 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return view
 
 
+def num_planes(game: MNKGame) -> int:
+    """The AEC env's plane count for ``game``: 2 for tic-tac-toe (3x3, three in a row), 4 for gomoku, 5 under renju."""
+    if (game.size, game.win_length) == (3, 3):
+        return 2
+    return 5 if game.is_renju else 4
+
+
 def make(
     game: str,
     num_envs: int,
     *,
+    board_size: int | None = None,
+    win_length: int | None = None,
+    rule: str | None = None,
     autoreset: bool = True,
     illegal_action: str = "raise",
     parallel: bool = False,
     seed: int | None = None,
-    **game_kwargs: Any,
 ) -> VectorGames:
-    """``num_envs`` games of ``"tictactoe"`` or ``"gomoku"`` (``board_size``, ``win_length``, ``rule``), reset.
+    """``num_envs`` games of a catalog game (``"tictactoe"``, ``"gomoku"``, ``"renju"``), reset.
 
+    ``board_size``, ``win_length`` and ``rule`` as for the AEC envs (None: the game's
+    default; gomoku's is 15x15 renju); see the module docstring for the rest.
     ``parallel=True`` runs the per-game loops on numba's threads (``numba.set_num_threads``).
     """
-    mnk = game_for(game, **game_kwargs)
-    planes = PLANES["tictactoe"] if game == "tictactoe" else PLANES["renju" if mnk.is_renju else "gomoku"]
-    vec = VectorGames(mnk, num_envs, planes, autoreset=autoreset, illegal_action=illegal_action,
+    mnk = game_info(game).game(board_size, win_length, rule)
+    vec = VectorGames(mnk, num_envs, num_planes(mnk), autoreset=autoreset, illegal_action=illegal_action,
                       parallel=parallel, seed=seed)  # fmt: skip
     vec.reset()
     return vec

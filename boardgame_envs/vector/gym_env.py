@@ -27,7 +27,9 @@ Between steps every game is at the learner's turn.
   :class:`boardgame_envs.vector.sb3.SB3VecEnv`).
 * ``illegal_action="lose"`` (default): the game ends with -1, board unchanged,
   ``info["illegal_action"]`` flags it; ``"raise"``: :class:`~boardgame_envs.vector.engine.IllegalActionsError`
-  naming the games, and nothing changes.
+  naming the games, and nothing changes. An opponent policy that raises
+  :class:`~boardgame_envs.policies.base.Forfeit` loses that game: +1, terminated,
+  ``info["opponent_forfeit"]`` its reason (a forfeit of an opening move propagates).
 
 Rewards ``(B,)`` float64: +1 when the learner wins, -1 when it loses (also on
 the step where the opponent's reply wins), 0 otherwise.
@@ -43,7 +45,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from boardgame_envs.vector.engine import GAMES, VectorGames, make
+from boardgame_envs.vector.engine import VectorGames, make
 from boardgame_envs.vector.opponents import make_opponent
 
 SEATS = ("first", "second", "random")
@@ -59,9 +61,9 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         self,
         num_envs: int = 1,
         game: str = "tictactoe",
-        board_size: int = 15,
-        win_length: int = 5,
-        rule: str = "freestyle",
+        board_size: int | None = None,
+        win_length: int | None = None,
+        rule: str | None = None,
         opponent: Any = "random",
         seat: str = "first",
         illegal_action: str = "lose",
@@ -70,17 +72,14 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         parallel: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
         if seat not in SEATS:
             raise ValueError(f"unknown seat {seat!r}; expected one of {', '.join(SEATS)}")
         if illegal_action not in ILLEGAL:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, got {illegal_action!r}")
         if render_mode is not None:
             raise ValueError(f"the vector view does not render (render_mode={render_mode!r}); use the AEC env")
-        game_kwargs = {} if game == "tictactoe" else {"board_size": board_size, "win_length": win_length, "rule": rule}
-        self.engine: VectorGames = make(game, num_envs, autoreset=False, illegal_action=illegal_action,
-                                        parallel=parallel, **game_kwargs)  # fmt: skip
+        self.engine: VectorGames = make(game, num_envs, board_size=board_size, win_length=win_length, rule=rule,
+                                        autoreset=False, illegal_action=illegal_action, parallel=parallel)  # fmt: skip
         self.num_envs = b = self.engine.num_envs
         self.seat = seat
         self.illegal_action = illegal_action
@@ -124,7 +123,10 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             self._seats[games] = 0 if self.seat == "first" else 1
         opens = games & (self._seats == 1)
         if opens.any():
-            self._advance(self.opponent.actions(self.engine, opens), opens, learner=False)
+            replies = self.opponent.actions(self.engine, opens)
+            for exc in getattr(self.opponent, "forfeits", {}).values():
+                raise exc  # a forfeit of the opening move propagates, as in the single-agent view
+            self._advance(replies, opens, learner=False)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
@@ -150,11 +152,23 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         rewards, done = self._advance(actions, everywhere, learner=True)
         illegal = self.engine._illegal.copy() if self.illegal_action == "lose" else None
         waiting = ~done
+        info: dict[str, Any] = {}
         if waiting.any():
-            reply_rewards, reply_done = self._advance(self.opponent.actions(self.engine, waiting), waiting, learner=False)
+            replies = self.opponent.actions(self.engine, waiting)
+            forfeits = getattr(self.opponent, "forfeits", None)
+            if forfeits:  # the opponent lost those games by its own fault: the learner wins them
+                lost = np.zeros(self.num_envs, dtype=np.bool_)
+                lost[list(forfeits)] = True
+                reasons = np.full(self.num_envs, None, dtype=object)
+                for g, exc in forfeits.items():
+                    reasons[g] = str(exc)
+                info["opponent_forfeit"], info["_opponent_forfeit"] = reasons, lost
+                rewards[lost] = 1.0
+                done |= lost
+                waiting &= ~lost
+            reply_rewards, reply_done = self._advance(replies, waiting, learner=False)
             rewards += reply_rewards
             done |= reply_done
-        info: dict[str, Any] = {}
         if done.any():
             final = self._encode(self.engine.observe(viewers=self._seats))
             final_obs = np.full(self.num_envs, None, dtype=object)

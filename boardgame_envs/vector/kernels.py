@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from boardgame_envs.games import lines, renju
+from boardgame_envs.games.kernel_cache import drop_stale_cache
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, makes_win
 from boardgame_envs.games.renju import forbidden_mask_flat
 
@@ -353,3 +355,8 @@ def greedy_actions(cfg, boards, to_move, legal, num_legal, where, rng, out):
             _sample_one(b, legal, num_legal, rng, out)
         else:
             out[b] = choice
+
+
+# The kernels above compile in the rules of games/lines.py and games/renju.py:
+# forget their cached machine code whenever those files change.
+drop_stale_cache(step_serial, depends_on=(lines, renju))

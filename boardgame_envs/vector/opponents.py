@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.lines import BLACK
+from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.vector import kernels as K
 from boardgame_envs.vector.engine import VectorGames
 
@@ -100,11 +101,17 @@ class BatchedCallable:
 
 
 class PerGamePolicy:
-    """A policy with ``act(env)`` asked game by game, through one AEC env set to each position in turn."""
+    """A policy with ``act(env)`` asked game by game, through one AEC env set to each position in turn.
+
+    A policy that raises :class:`~boardgame_envs.policies.base.Forfeit` (an external
+    engine that crashed or broke the rules) loses that game: after :meth:`actions`,
+    ``forfeits`` maps those games to their exceptions and their actions are -1.
+    """
 
     def __init__(self, policy: Any) -> None:
         self.policy = policy
         self.name = getattr(policy, "name", type(policy).__name__)
+        self.forfeits: dict[int, Forfeit] = {}
         self._env: Any = None
 
     def seed(self, seed: int | None) -> None:
@@ -127,11 +134,15 @@ class PerGamePolicy:
         out = np.full(vec.num_envs, -1, dtype=np.int64)
         env = self._aec(vec)
         first, second = env.possible_agents
+        self.forfeits = {}
         for g in np.flatnonzero(where):
             state = vec.game_state(int(g))
             env.game_state = state
             env.agent_selection = first if state.to_move == BLACK else second
-            out[g] = int(self.policy.act(env))
+            try:
+                out[g] = int(self.policy.act(env))
+            except Forfeit as exc:
+                self.forfeits[int(g)] = exc
         return out
 
 

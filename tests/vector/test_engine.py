@@ -17,7 +17,9 @@ def test_shapes_and_first_position():
     assert vec.legal_action_mask.shape == (4, 81) and vec.legal_action_mask.all()
     assert vec.current_player.tolist() == [0, 0, 0, 0]
     assert vector.make("tictactoe", 2).reset().shape == (2, 3, 3, 2)
-    assert vector.make("gomoku", 2, board_size=7).reset().shape == (2, 7, 7, 4)
+    assert vector.make("gomoku", 2, board_size=7, rule="standard").reset().shape == (2, 7, 7, 4)
+    renju = vector.make("renju", 2)  # the catalog's games and defaults: renju is 15x15, gomoku defaults to renju
+    assert renju.game == vector.make("gomoku", 2).game and renju.obs_shape == (15, 15, 5)
 
 
 def test_illegal_action_raises_naming_games_and_changes_nothing():
@@ -115,12 +117,12 @@ def test_reset_seed_reproduces_random_play():
 @pytest.mark.parametrize(
     "call, error, match",
     [
-        (lambda: vector.make("chess", 2), ValueError, "unknown game 'chess'; expected one of tictactoe, gomoku"),
+        (lambda: vector.make("chess", 2), ValueError, "unknown game 'chess'; expected one of tictactoe, gomoku, renju"),
         (lambda: vector.make("tictactoe", 0), ValueError, "num_envs must be a positive integer, got 0"),
-        (lambda: vector.make("tictactoe", 2, board_size=9), TypeError, "tictactoe takes no argument 'board_size'"),
+        (lambda: vector.make("tictactoe", 2, board_size=9), ValueError, "board_size=9 does not apply"),
         (lambda: vector.make("gomoku", 2, board_size=4), ValueError, r"board_size must be an integer in 5\.\.19"),
         (lambda: vector.make("gomoku", 2, rule="pente"), ValueError, "unknown rule 'pente'"),
-        (lambda: vector.make("gomoku", 2, size=9), TypeError, "gomoku takes no argument 'size'"),
+        (lambda: vector.make("gomoku", 2, size=9), TypeError, "unexpected keyword argument 'size'"),
         (lambda: vector.make("tictactoe", 2, illegal_action="skip"), ValueError, "illegal_action must be one of"),
         (lambda: vector.make("tictactoe", 2).step([0]), ValueError, r"actions must have shape \(2,\)"),
         (lambda: vector.make("tictactoe", 2).step([0.0, 1.0]), TypeError, "actions must be integers, got dtype float64"),

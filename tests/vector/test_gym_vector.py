@@ -12,6 +12,7 @@ from boardgame_envs import vector
 from boardgame_envs.envs.single_agent import BoardGameEnv
 from boardgame_envs.games.notation import parse_point
 from boardgame_envs.policies import RandomPolicy
+from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.vector import IllegalActionsError
 from boardgame_envs.vector.gym_env import BoardGameVectorEnv
 from boardgame_envs.vector.opponents import GreedyOpponent
@@ -199,3 +200,23 @@ def test_record_episode_statistics_wrapper_counts_games():
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         BoardGameVectorEnv(2, **kwargs)
+
+
+class Quitter:
+    """A policy that loses by its own fault on every move, as a crashed external engine does."""
+
+    name = "quitter"
+
+    def act(self, env):
+        raise Forfeit("engine crashed")
+
+
+def test_an_opponent_forfeit_is_a_win_for_the_learner():
+    envs = BoardGameVectorEnv(3, game="tictactoe", opponent=Quitter())
+    envs.reset(seed=0)
+    obs, rewards, terminated, _, info = envs.step(np.array([0, 1, 2]))
+    assert rewards.tolist() == [1.0, 1.0, 1.0] and terminated.all()
+    assert info["opponent_forfeit"].tolist() == ["engine crashed"] * 3 and info["_opponent_forfeit"].all()
+    assert envs.engine.num_moves.tolist() == [0, 0, 0]  # reset in the same step
+    with pytest.raises(Forfeit, match="engine crashed"):  # a forfeit of the opening move propagates
+        BoardGameVectorEnv(2, game="tictactoe", opponent=Quitter(), seat="second").reset(seed=0)
