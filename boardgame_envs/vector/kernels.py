@@ -22,7 +22,7 @@ from numba import njit, prange
 
 from boardgame_envs.games import lines, renju
 from boardgame_envs.games.kernel_cache import drop_stale_cache
-from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, makes_win
+from boardgame_envs.games.lines import BLACK, EMPTY, makes_win, opponent
 from boardgame_envs.games.renju import forbidden_mask_flat
 
 # Layout of the int64 ``cfg`` array every stepping kernel takes (one argument
@@ -59,7 +59,7 @@ def _uniform_below(rng, b, m):
 # colour ``viewer`` sees the position; rows are indexed, never sliced, for the same reason.
 @njit(cache=True)
 def _planes2(boards, b, nn, viewer, out):
-    opp = BLACK + WHITE - viewer
+    opp = opponent(viewer)
     for i in range(nn):
         v = boards[b, i]
         out[b, 2 * i + PLANE_OWN] = v == viewer
@@ -70,7 +70,7 @@ def _planes2(boards, b, nn, viewer, out):
 def _planes4(boards, b, nn, viewer, to_move, last, words, out):
     # A point's four planes are one 32-bit store (``words`` is ``out`` as int32) of a
     # word chosen by the point's value; little-endian: plane 0 in the low byte.
-    opp = BLACK + WHITE - viewer
+    opp = opponent(viewer)
     base = np.int32(1 << 24) if to_move == BLACK else np.int32(0)  # plane 3, black to move
     own_word = base | np.int32(1 << PLANE_OWN * 8)
     opp_word = base | np.int32(1 << PLANE_OPPONENT * 8)
@@ -83,7 +83,7 @@ def _planes4(boards, b, nn, viewer, to_move, last, words, out):
 
 @njit(cache=True)
 def _planes5(boards, b, nn, viewer, to_move, last, forbidden, out):
-    opp = BLACK + WHITE - viewer
+    opp = opponent(viewer)
     btm = to_move == BLACK
     for i in range(nn):
         v = boards[b, i]
@@ -161,7 +161,7 @@ def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, legal, nu
     moves = num_moves[b] + 1
     num_moves[b] = moves
     last_move[b] = a
-    nxt = BLACK + WHITE - color
+    nxt = opponent(color)
     to_move[b] = nxt
     exact = cfg[CFG_EXACT_BLACK] if color == BLACK else cfg[CFG_EXACT_WHITE]
     result = 0
@@ -207,12 +207,12 @@ def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, l
                 result = _play(b, actions[b], cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal)
                 if result > 0:
                     rewards[b, result - 1] = 1.0
-                    rewards[b, BLACK + WHITE - result - 1] = -1.0
+                    rewards[b, opponent(result) - 1] = -1.0
             if result != 0:
                 terminated[b] = True
                 if cfg[CFG_AUTORESET]:
                     # Seen by the player who did not act on the final step, as the AEC env's last() shows it.
-                    write_planes(boards, b, BLACK + WHITE - color, to_move, last_move, forbidden, final_obs,
+                    write_planes(boards, b, opponent(color), to_move, last_move, forbidden, final_obs,
                                  final_words)  # fmt: skip
                     _new_game(b, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over)
                 else:
@@ -333,7 +333,7 @@ def greedy_actions(cfg, boards, to_move, legal, num_legal, where, rng, out):
             continue
         board = boards[b]
         me = to_move[b]
-        opp = BLACK + WHITE - me
+        opp = opponent(me)
         exact_me = (cfg[CFG_EXACT_BLACK] if me == BLACK else cfg[CFG_EXACT_WHITE]) != 0
         exact_opp = (cfg[CFG_EXACT_BLACK] if opp == BLACK else cfg[CFG_EXACT_WHITE]) != 0
         best_kind = 0  # 2: wins, 1: blocks
