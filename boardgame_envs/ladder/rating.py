@@ -22,7 +22,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from boardgame_envs.ladder.elo import Z95, fit
-from boardgame_envs.ladder.games import Runner, Task
+from boardgame_envs.ladder.games import Runner, Task, random_opening
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.registry import make_policy, spec_name
 
@@ -113,8 +113,9 @@ def rate(
                 tasks = []
                 for _ in range(batch):
                     pair_seed = int(rng.integers(2**63))
+                    opening = random_opening(ladder.board_size, pair_seed) if ladder.board_size > 3 else ()
                     for a_first in (True, False):
-                        tasks.append(Task(policy, opponent.spec, a_first, pair_seed, (name, opponent.name), None, 0))
+                        tasks.append(Task(policy, opponent.spec, a_first, pair_seed, (name, opponent.name), opening, 0))
                 for result in runner.play(env_fn, tasks):
                     results.append((opponent.name, result.score))
                     per_level.setdefault(opponent.name, [0, 0, 0])[{1.0: 0, 0.5: 1, 0.0: 2}[result.score]] += 1

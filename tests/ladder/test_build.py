@@ -62,3 +62,18 @@ def test_cli_refuses_bad_arguments(capsys):
             assert exc.code == 2
         else:
             raise AssertionError(f"{argv} was accepted")
+
+
+def test_gomoku_pairs_share_a_random_rif_shaped_opening():
+    from boardgame_envs.ladder.games import ladder_task, random_opening
+
+    openings = {random_opening(15, seed) for seed in range(300)}
+    assert len(openings) > 100  # variety: 8 x 23 such openings exist
+    for centre, white, black in openings:
+        assert centre == 7 * 15 + 7
+        assert max(abs(white // 15 - 7), abs(white % 15 - 7)) == 1
+        assert max(abs(black // 15 - 7), abs(black % 15 - 7)) <= 2 and black not in (centre, white)
+    first, second = ladder_task("a", "b", 4, 15), ladder_task("a", "b", 5, 15)
+    assert first.opening == second.opening and first.seed == second.seed and first.a_first and not second.a_first
+    assert ladder_task("a", "b", 6, 15).opening != first.opening or ladder_task("a", "b", 6, 15).seed != first.seed
+    assert ladder_task("a", "b", 0, 3).opening == ()  # tic-tac-toe starts from the empty board
