@@ -193,7 +193,7 @@ class BoardEnv(AECEnv, EzPickle):
             planes[self._last_move_index[state.last_move]] = 1
         live = agent == self.agent_selection and not state.terminal and not self.terminations.get(agent, True)
         mask = (self._empty if live else self._no_moves).copy()
-        if self._renju:
+        if self._renju and state.forbidden_count():  # (with none, the copied planes are right as they are)
             forbidden = state.forbidden()
             planes[:, :, PLANE_FORBIDDEN] = forbidden.reshape(planes.shape[:2])
             if black_to_move:
@@ -341,7 +341,7 @@ class BoardEnv(AECEnv, EzPickle):
             and 0 <= action < self.num_actions
             and not state.terminal
             and state.board[action] == EMPTY
-            and not (self._renju and color == BLACK)
+            and not (self._renju and color == BLACK and state.forbidden()[action])
         ):
             reason = state.illegal_reason(action)
             if reason is not None:

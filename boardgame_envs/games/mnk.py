@@ -9,10 +9,12 @@ Tic-tac-toe is ``MNKGame(3, 3)``; gomoku is ``MNKGame(15, 5, rule)`` with
   play the forbidden points of :mod:`boardgame_envs.games.renju` (overline,
   double-four, double-three); white wins with five or more.
 
-A :class:`GameState` is a flat ``int8`` board plus a few scalars, so cloning
-is one array copy. Its invariant: ``board``, ``to_move``, ``num_moves``,
-``last_move``, ``winner`` and ``terminal`` always describe a position reachable
-by legal play, because :meth:`GameState.play` validates before it mutates.
+A :class:`GameState` is a flat ``int8`` board plus a few scalars (and, under
+renju, black's forbidden points, kept up to date move by move by
+:mod:`~boardgame_envs.games.renju_mask`), so cloning is a few array copies.
+Its invariant: ``board``, ``to_move``, ``num_moves``, ``last_move``,
+``winner`` and ``terminal`` always describe a position reachable by legal
+play, because :meth:`GameState.play` validates before it mutates.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from boardgame_envs.games.notation import point_name
 
 # The renju kernel has an explicit signature, so it compiles (once, then loads from numba's cache) on import.
 with compile_notice("the renju rules kernel", 9):
-    from boardgame_envs.games import renju
+    from boardgame_envs.games import renju, renju_mask
 
 RULES = ("freestyle", "standard", "renju")
 MIN_SIZE, MAX_SIZE = 3, 19
@@ -85,7 +87,10 @@ class MNKGame:
 class GameState:
     """A position of an :class:`MNKGame`; mutate only through :meth:`play`."""
 
-    __slots__ = ("game", "board", "to_move", "num_moves", "last_move", "winner", "terminal", "_forbidden")
+    __slots__ = (
+        "game", "board", "to_move", "num_moves", "last_move", "winner", "terminal",
+        "_forbidden", "_mask_info", "_num_forbidden",
+    )  # fmt: skip
 
     def __init__(self, game: MNKGame) -> None:
         self.game = game
@@ -95,7 +100,11 @@ class GameState:
         self.last_move = NO_MOVE
         self.winner = EMPTY  # BLACK or WHITE once won; EMPTY while playing or after a draw
         self.terminal = False
-        self._forbidden: np.ndarray | None = None  # cache, renju only; never mutated once built
+        # Renju: black's forbidden points, built on first use, then kept up to
+        # date move by move (renju_mask.update); _mask_info is its bookkeeping.
+        self._forbidden: np.ndarray | None = None
+        self._mask_info: np.ndarray | None = None
+        self._num_forbidden = 0
 
     @classmethod
     def from_position(cls, game: MNKGame, board: np.ndarray, to_move: int, last_move: int = NO_MOVE) -> GameState:
@@ -120,23 +129,34 @@ class GameState:
         other.last_move = self.last_move
         other.winner = self.winner
         other.terminal = self.terminal
-        other._forbidden = self._forbidden
+        other._num_forbidden = self._num_forbidden
+        if self._mask_info is None:
+            other._forbidden = self._forbidden  # None, or the all-False mask of another rule
+            other._mask_info = None
+        else:
+            other._forbidden = self._forbidden.copy()
+            other._mask_info = self._mask_info.copy()
         return other
 
     # ------------------------------------------------------------------ rules
     def forbidden(self) -> np.ndarray:
         """Bool ``(n*n,)``: empty points black may not play (all False unless renju).
 
-        Returned array is shared with the state's cache: do not modify it.
+        The array is the state's own and changes with the next move: read it,
+        copy it if it must last, never write to it.
         """
         if self._forbidden is None:
+            self._forbidden = np.zeros(self.game.num_actions, dtype=np.bool_)
             if self.game.is_renju:
-                out = np.zeros(self.game.num_actions, dtype=np.bool_)
-                renju.forbidden_mask_flat(self.board, self.game.size, out)
-                self._forbidden = out
-            else:
-                self._forbidden = np.zeros(self.game.num_actions, dtype=np.bool_)
+                self._mask_info = renju_mask.new_info(self.game.size)
+                self._num_forbidden = renju_mask.rebuild(self.board, self.game.size, self._forbidden, self._mask_info)
         return self._forbidden
+
+    def forbidden_count(self) -> int:
+        """How many points :meth:`forbidden` marks (0 unless renju)."""
+        if self._forbidden is None:
+            self.forbidden()
+        return self._num_forbidden
 
     def legal_mask(self) -> np.ndarray:
         """Bool ``(n*n,)``: the actions the player to move may take (none once terminal)."""
@@ -192,8 +212,10 @@ class GameState:
         board[action] = color
         self.num_moves = moves = self.num_moves + 1
         self.last_move = action
-        self._forbidden = None
         self.to_move = BLACK + WHITE - color
+        info = self._mask_info
+        if info is not None:
+            self._num_forbidden = renju_mask.update(board, game.size, action, self._forbidden, info)
         # Fewer than k stones on the board cannot hold a line of k: skip the check.
         if moves >= game.win_length and wins_at(board, action, game._win_codes[color]):
             self.winner = color
@@ -203,7 +225,7 @@ class GameState:
         # Under renju every empty point can be forbidden for black in theory;
         # black with no legal move ends the game as a draw.
         elif color == WHITE and game.is_renju:
-            if self.forbidden().sum() == game.num_actions - moves:
+            if self.forbidden_count() == game.num_actions - moves:
                 self.terminal = True
 
     def returns(self) -> tuple[float, float]:

@@ -9,6 +9,12 @@ check recurses on hypothetical stones, bounded by the empty points of the
 position, never by a depth cut. ``docs/renju.md`` states every rule as
 implemented, with diagrams.
 
+What a stone makes in one line (five, overline, fours, straight-four
+points) depends only on the ten points within ``REACH`` of it on that line,
+so it is read from a table built once from the per-line rules below;
+:mod:`~boardgame_envs.games.renju_mask` keeps a game's mask up to date move
+by move with the same table.
+
 Boards are flat ``int8`` arrays (index ``row * n + col``, 0 empty, 1 black,
 2 white). The kernels place hypothetical stones on the array they are given
 and always take them back before returning: the board is unchanged after
@@ -20,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, WHITE
 
 KIND_NONE, KIND_OVERLINE, KIND_DOUBLE_FOUR, KIND_DOUBLE_THREE = 0, 1, 2, 3
 # The recursion's own answer for a point that makes a five: black may play it
@@ -32,31 +38,11 @@ KIND_NAMES = {KIND_OVERLINE: "overline", KIND_DOUBLE_FOUR: "double-four", KIND_D
 FIVE = 5
 NO_POINT = -1
 STRAIGHT_FOUR = -1  # _fours_in_line's answer for one four with two five-points
-POINT_BITS = 10  # a point index + 1 fits: 19 * 19 < 2**10
-POINT_MASK = (1 << POINT_BITS) - 1
 
 
 @njit(cache=True, inline="always")
 def _black_at(board, n, r, c):
     return 0 <= r < n and 0 <= c < n and board[r * n + c] == BLACK
-
-
-@njit(cache=True)
-def _near_black(board, n, r0, c0, dr, dc):
-    """Black stones within three points of (r0, c0) along (dr, dc), stopping at white or the edge."""
-    count = 0
-    for sign in (-1, 1):
-        for k in range(1, 4):
-            r = r0 + sign * k * dr
-            c = c0 + sign * k * dc
-            if not (0 <= r < n and 0 <= c < n):
-                break
-            v = board[r * n + c]
-            if v == BLACK:
-                count += 1
-            elif v != EMPTY:
-                break
-    return count
 
 
 @njit(cache=True)
@@ -111,115 +97,164 @@ def _fours_in_line(board, n, idx, dr, dc):
     return 1
 
 
+# What a black stone makes in one line is decided by the ten points within
+# REACH of it on that line (a run that reaches further is an overline,
+# whatever lies beyond). So each line's answer is read from a table indexed
+# by those ten points, in base 3 (0 empty, 1 black, 2 white or off the
+# board), and built once by the per-line rules above.
+REACH = 5
+LINE_KEYS = 3 ** (2 * REACH)
+LINE_FIVE, LINE_OVERLINE = 1, 2  # flags; then the fours (2 bits) and the straight-four points
+FOURS_SHIFT, POINTS_SHIFT, OFFSET_BITS = 2, 4, 4
+OFFSET_MASK = (1 << OFFSET_BITS) - 1
+
+
+@njit(cache=True, inline="always")
+def _line_key(board, n, r0, c0, dr, dc):
+    """Base-3 index of the ten points within ``REACH`` of ``(r0, c0)`` along ``(dr, dc)``, far end first."""
+    key = 0
+    for k in range(-REACH, REACH + 1):
+        if k == 0:
+            continue
+        r = r0 + k * dr
+        c = c0 + k * dc
+        key = key * 3 + (board[r * n + c] if 0 <= r < n and 0 <= c < n else WHITE)
+    return key
+
+
+@njit(cache=True)
+def _build_line_table():
+    """For every ``_line_key``: five, overline, how many fours, and the straight-four points.
+
+    The line is laid on row 0 of a ``(2 * REACH + 1)``-wide board with black
+    at its centre, and judged by :func:`_five_points` and
+    :func:`_fours_in_line` exactly as a move is: a line with a four gets no
+    straight-four points (it is not also a three). Points are offsets from
+    the centre plus ``REACH + 1`` (0: none), ``OFFSET_BITS`` each.
+    """
+    width = 2 * REACH + 1
+    board = np.full(width * width, WHITE, dtype=np.int8)
+    table = np.zeros(LINE_KEYS, dtype=np.int32)
+    for key in range(LINE_KEYS):
+        rest = key
+        for col in range(width - 1, -1, -1):
+            if col == REACH:
+                continue
+            board[col] = rest % 3
+            rest //= 3
+        board[REACH] = BLACK
+        run, left, right = _five_points(board, width, REACH, 0, 1)
+        if run == FIVE:
+            table[key] = LINE_FIVE
+            continue
+        if run > FIVE:
+            table[key] = LINE_OVERLINE
+            continue
+        if left != NO_POINT or right != NO_POINT:
+            # Two five-points are one straight four when they close one unbroken four.
+            table[key] = (2 if left != NO_POINT and right != NO_POINT and run != 4 else 1) << FOURS_SHIFT
+            continue
+        # Only a stone just past either end of the centre's unbroken run can
+        # make that run a straight four; no other point changes the run.
+        value = 0
+        shift = POINTS_SHIFT
+        back = 1
+        while board[REACH - back] == BLACK:
+            back += 1
+        fwd = 1
+        while REACH + fwd < width and board[REACH + fwd] == BLACK:
+            fwd += 1
+        for e in (REACH - back, REACH + fwd):
+            if e >= width or board[e] != EMPTY:
+                continue
+            board[e] = BLACK
+            if _fours_in_line(board, width, REACH, 0, 1) == STRAIGHT_FOUR:
+                value |= (e + 1) << shift
+                shift += OFFSET_BITS
+            board[e] = EMPTY
+        table[key] = value
+    return table
+
+
+LINE_TABLE = _build_line_table()
+
+
 # An explicit signature: numba's on-disk cache of a recursive function whose
 # type is inferred leaves an unresolved symbol for callers compiled later.
-@njit("int64(int8[::1], int64, int64)", cache=True)
-def _judge(board, n, idx):
+@njit("int64(int8[::1], int64, int64, int64[::1])", cache=True)
+def judge(board, n, idx, trace):
     """Kind of move black makes at empty ``idx``: ``KIND_FIVE``, ``KIND_NONE`` or a forbidden kind.
 
     Five first (it overrides everything), then overline, two fours, and last
     two real threes; a line that holds a four is not also counted as a three.
     A three is real when one of its straight-four points judges ``KIND_NONE``
     with ``idx`` on the board: neither forbidden nor a five.
+
+    Every point judged in the recursion is appended to ``trace``
+    (``trace[0]`` counts them, ``trace[1:]`` holds as many as fit), so that
+    the incremental mask knows what the answer depends on: the cells within
+    ``REACH`` of ``idx`` or of a traced point, along their four lines.
     """
-    board[idx] = BLACK
     r0 = idx // n
     c0 = idx - r0 * n
     fours = 0
     overline = False
-    line_has_four = 0  # bit d set: direction d holds a four
+    candidate_lines = 0
+    v0 = v1 = v2 = v3 = 0
     for d in range(4):
-        dr = DIRECTIONS[d, 0]
-        dc = DIRECTIONS[d, 1]
-        run, left, right = _five_points(board, n, idx, dr, dc)
-        if run == FIVE:
-            board[idx] = EMPTY
+        v = LINE_TABLE[_line_key(board, n, r0, c0, DIRECTIONS[d, 0], DIRECTIONS[d, 1])]
+        if v & LINE_FIVE:
             return KIND_FIVE
-        if run > FIVE:
+        if v & LINE_OVERLINE:
             overline = True
-            continue
-        if left != NO_POINT or right != NO_POINT:
-            line_has_four |= 1 << d
-            # Two five-points are one straight four when they close one unbroken four.
-            fours += 2 if left != NO_POINT and right != NO_POINT and run != 4 else 1
-    kind = KIND_NONE
+        fours += (v >> FOURS_SHIFT) & 3
+        if v >> POINTS_SHIFT:
+            candidate_lines += 1
+        if d == 0:
+            v0 = v
+        elif d == 1:
+            v1 = v
+        elif d == 2:
+            v2 = v
+        else:
+            v3 = v
     if overline:
-        kind = KIND_OVERLINE
-    elif fours >= 2:
-        kind = KIND_DOUBLE_FOUR
-    else:
-        # Threes. First, without recursion, the points of each line that make
-        # a straight four through idx; only if two lines have such points is
-        # it worth asking (recursively) whether black may play them.
-        # The points of a line are packed into one int (POINT_BITS each, +1 so
-        # that 0 means none), which keeps this recursive kernel allocation-free.
-        p0 = p1 = p2 = p3 = 0
-        candidate_lines = 0
-        for d in range(4):
-            if line_has_four & (1 << d):
-                continue
-            dr = DIRECTIONS[d, 0]
-            dc = DIRECTIONS[d, 1]
-            found = 0
-            shift = 0
-            if _near_black(board, n, r0, c0, dr, dc) < 2:
-                continue  # a three needs two more black stones within three points
-            # Only a stone just past either end of idx's unbroken run can make
-            # that run a straight four; no other point changes the run.
-            back = 1
-            while _black_at(board, n, r0 - back * dr, c0 - back * dc):
-                back += 1
-            fwd = 1
-            while _black_at(board, n, r0 + fwd * dr, c0 + fwd * dc):
-                fwd += 1
-            for step in (-back, fwd):
-                r = r0 + step * dr
-                c = c0 + step * dc
-                if not (0 <= r < n and 0 <= c < n):
-                    continue
-                e = r * n + c
-                if board[e] != EMPTY:
-                    continue
-                board[e] = BLACK
-                if _fours_in_line(board, n, idx, dr, dc) == STRAIGHT_FOUR:
-                    found |= (e + 1) << shift
-                    shift += POINT_BITS
-                board[e] = EMPTY
-            if found:
-                candidate_lines += 1
-            if d == 0:
-                p0 = found
-            elif d == 1:
-                p1 = found
-            elif d == 2:
-                p2 = found
-            else:
-                p3 = found
-        if candidate_lines >= 2:
-            threes = 0
-            for d in range(4):
-                found = p0 if d == 0 else p1 if d == 1 else p2 if d == 2 else p3
-                if found == 0:
-                    continue
-                while found:
-                    e = (found & POINT_MASK) - 1
-                    found >>= POINT_BITS
-                    if _judge(board, n, e) == KIND_NONE:
-                        threes += 1
-                        break
-                candidate_lines -= 1
-                if threes >= 2 or threes + candidate_lines < 2:
-                    break
-            if threes >= 2:
-                kind = KIND_DOUBLE_THREE
+        return KIND_OVERLINE
+    if fours >= 2:
+        return KIND_DOUBLE_FOUR
+    if candidate_lines < 2:
+        return KIND_NONE
+    # Two lines or more could be threes: each is one if black may play one of
+    # its straight-four points, with idx on the board, without making a five.
+    board[idx] = BLACK
+    threes = 0
+    for d in range(4):
+        v = v0 if d == 0 else v1 if d == 1 else v2 if d == 2 else v3
+        points = v >> POINTS_SHIFT
+        if points == 0:
+            continue
+        step = DIRECTIONS[d, 0] * n + DIRECTIONS[d, 1]
+        while points:
+            e = idx + ((points & OFFSET_MASK) - REACH - 1) * step
+            points >>= OFFSET_BITS
+            count = trace[0] + 1
+            trace[0] = count
+            if count < trace.shape[0]:
+                trace[count] = e
+            if judge(board, n, e, trace) == KIND_NONE:
+                threes += 1
+                break
+        candidate_lines -= 1
+        if threes >= 2 or threes + candidate_lines < 2:
+            break
     board[idx] = EMPTY
-    return kind
+    return KIND_DOUBLE_THREE if threes >= 2 else KIND_NONE
 
 
 @njit(cache=True)
 def forbidden_kind_flat(board, n, idx):
     """Kind of forbidden move black makes at empty ``idx`` (``KIND_NONE`` if allowed)."""
-    kind = _judge(board, n, idx)
+    kind = judge(board, n, idx, np.zeros(1, dtype=np.int64))
     return KIND_NONE if kind == KIND_FIVE else kind
 
 
@@ -275,10 +310,11 @@ def _candidates(board, n, out):
 def forbidden_mask_flat(board, n, out):
     """Fill bool ``out`` (n*n) with black's forbidden points; return how many there are."""
     _candidates(board, n, out)
+    trace = np.zeros(1, dtype=np.int64)
     total = 0
     for idx in range(n * n):
         if out[idx]:
-            if _judge(board, n, idx) > KIND_NONE:
+            if judge(board, n, idx, trace) > KIND_NONE:
                 total += 1
             else:
                 out[idx] = False
