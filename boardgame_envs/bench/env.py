@@ -27,12 +27,14 @@ import numpy as np
 from boardgame_envs.bench._openspiel import import_pyspiel, load_game
 
 
-def play_random_games(make_env: Callable, seconds: float, seed: int = 0) -> tuple[int, int, float]:
-    """Play random games for about ``seconds``; return (games, steps, elapsed)."""
+def play_random_games(
+    make_env: Callable, seconds: float, seed: int = 0, clock: Callable[[], float] = time.perf_counter
+) -> tuple[int, int, float]:
+    """Play random games for about ``seconds`` of ``clock``; return (games, steps, elapsed)."""
     rng = random.Random(seed)
     env = make_env()
     games = steps = 0
-    start = time.perf_counter()
+    start = clock()
     while True:
         env.reset(seed=rng.getrandbits(31))
         for agent in env.agent_iter():
@@ -45,7 +47,7 @@ def play_random_games(make_env: Callable, seconds: float, seed: int = 0) -> tupl
             env.step(action)
             steps += 1
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return games, steps, elapsed
 

@@ -65,6 +65,18 @@ def _fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_fo
 
 
 @njit(cache=True)
+def _mark_forbidden(forbidden, planes, mask, black_to_move):
+    """Set the forbidden plane of ``planes`` (n, n, C) and, with black to move, clear those points of ``mask``."""
+    n = planes.shape[0]
+    for a in range(forbidden.shape[0]):
+        if forbidden[a]:
+            r = a // n
+            planes[r, a - r * n, PLANE_FORBIDDEN] = 1
+            if black_to_move:
+                mask[a] = 0
+
+
+@njit(cache=True)
 def _fill_observations(boards, n, to_move, last_moves, forbidden, renju, planes):
     """:func:`_fill_observation` for a batch of positions, each seen by its player to move."""
     mask = np.zeros(n * n, dtype=np.int8)
@@ -194,10 +206,7 @@ class BoardEnv(AECEnv, EzPickle):
         live = agent == self.agent_selection and not state.terminal and not self.terminations.get(agent, True)
         mask = (self._empty if live else self._no_moves).copy()
         if self._renju and state.forbidden_count():  # (with none, the copied planes are right as they are)
-            forbidden = state.forbidden()
-            planes[:, :, PLANE_FORBIDDEN] = forbidden.reshape(planes.shape[:2])
-            if black_to_move:
-                mask[forbidden] = 0
+            _mark_forbidden(state.forbidden(), planes, mask, black_to_move == 1)
         return {"observation": planes, "action_mask": mask}
 
     def _make_views(self) -> None:

@@ -123,7 +123,9 @@ def _decide(board, n, p, info, trace):
     return forbidden
 
 
-@njit(cache=True)
+# Explicit signatures: these compile on import (with the renju kernel, under
+# its compile notice), not silently in the middle of a first game.
+@njit("int64(int8[::1], int64, boolean[::1], int32[::1])", cache=True)
 def rebuild(board, n, forbidden, info):
     """Fill ``forbidden`` and ``info`` for ``board`` from scratch; return the number forbidden."""
     info[LINKS] = 0
@@ -155,7 +157,7 @@ def _within_reach(a, b, n):
     return (dr == 0 or dc == 0 or dr == dc) and max(dr, dc) <= REACH
 
 
-@njit(cache=True)
+@njit("int64(int8[::1], int64, int64, boolean[::1], int32[::1])", cache=True)
 def update(board, n, move, forbidden, info):
     """Bring ``forbidden`` and ``info`` up to date after a stone (either colour) was put on ``move``.
 
