@@ -110,7 +110,7 @@ OFFSET_MASK = (1 << OFFSET_BITS) - 1
 
 
 @njit(cache=True, inline="always")
-def _line_key(board, n, r0, c0, dr, dc):
+def line_key(board, n, r0, c0, dr, dc):
     """Base-3 index of the ten points within ``REACH`` of ``(r0, c0)`` along ``(dr, dc)``, far end first."""
     key = 0
     for k in range(-REACH, REACH + 1):
@@ -124,7 +124,7 @@ def _line_key(board, n, r0, c0, dr, dc):
 
 @njit(cache=True)
 def _build_line_table():
-    """For every ``_line_key``: five, overline, how many fours, and the straight-four points.
+    """For every ``line_key``: five, overline, how many fours, and the straight-four points.
 
     The line is laid on row 0 of a ``(2 * REACH + 1)``-wide board with black
     at its centre, and judged by :func:`_five_points` and
@@ -202,7 +202,7 @@ def judge(board, n, idx, trace):
     candidate_lines = 0
     v0 = v1 = v2 = v3 = 0
     for d in range(4):
-        v = LINE_TABLE[_line_key(board, n, r0, c0, DIRECTIONS[d, 0], DIRECTIONS[d, 1])]
+        v = LINE_TABLE[line_key(board, n, r0, c0, DIRECTIONS[d, 0], DIRECTIONS[d, 1])]
         if v & LINE_FIVE:
             return KIND_FIVE
         if v & LINE_OVERLINE:

@@ -42,7 +42,7 @@ from boardgame_envs.games.renju import (
     LINE_TABLE,
     POINTS_SHIFT,
     REACH,
-    _line_key,
+    line_key,
     judge,
 )
 
@@ -139,7 +139,7 @@ def rebuild(board, n, forbidden, info):
         r0 = p // n
         c0 = p - r0 * n
         for d in range(4):
-            info[VALUES + 4 * p + d] = LINE_TABLE[_line_key(board, n, r0, c0, DIRECTIONS[d, 0], DIRECTIONS[d, 1])]
+            info[VALUES + 4 * p + d] = LINE_TABLE[line_key(board, n, r0, c0, DIRECTIONS[d, 0], DIRECTIONS[d, 1])]
         if _decide(board, n, p, info, trace):
             forbidden[p] = True
             total += 1
@@ -189,7 +189,7 @@ def update(board, n, move, forbidden, info):
                     continue
                 if v != EMPTY:
                     break  # white: the rules read nothing past it
-                info[VALUES + 4 * p + d] = LINE_TABLE[_line_key(board, n, r, c, dr, dc)]
+                info[VALUES + 4 * p + d] = LINE_TABLE[line_key(board, n, r, c, dr, dc)]
                 if not marked[p]:
                     marked[p] = True
                     todo[size] = p

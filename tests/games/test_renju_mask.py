@@ -26,7 +26,7 @@ from boardgame_envs.games import renju_mask  # noqa: E402
 from boardgame_envs.games.lines import BLACK, WHITE  # noqa: E402
 from boardgame_envs.games.mnk import MNKGame  # noqa: E402
 from boardgame_envs.games.notation import parse_point  # noqa: E402
-from boardgame_envs.games.renju import LINE_TABLE, _line_key, forbidden_mask_flat  # noqa: E402
+from boardgame_envs.games.renju import LINE_TABLE, line_key, forbidden_mask_flat  # noqa: E402
 
 
 def _full(board: np.ndarray, n: int) -> np.ndarray:
@@ -43,7 +43,7 @@ def _line_values(board, n):
         if board[p] == 0:
             for d in range(4):
                 dr, dc = (0, 1) if d == 0 else (1, 0) if d == 1 else (1, 1) if d == 2 else (1, -1)
-                values[4 * p + d] = LINE_TABLE[_line_key(board, n, p // n, p % n, dr, dc)]
+                values[4 * p + d] = LINE_TABLE[line_key(board, n, p // n, p % n, dr, dc)]
     return values
 
 
