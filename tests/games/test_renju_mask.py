@@ -26,7 +26,7 @@ from boardgame_envs.games import renju_mask  # noqa: E402
 from boardgame_envs.games.lines import BLACK, WHITE  # noqa: E402
 from boardgame_envs.games.mnk import MNKGame  # noqa: E402
 from boardgame_envs.games.notation import parse_point  # noqa: E402
-from boardgame_envs.games.renju import LINE_TABLE, line_key, forbidden_mask_flat  # noqa: E402
+from boardgame_envs.games.renju import LINE_TABLE, forbidden_mask_flat, line_key  # noqa: E402
 
 
 def _full(board: np.ndarray, n: int) -> np.ndarray:
