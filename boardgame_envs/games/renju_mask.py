@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardgame_envs.games import lines, renju
+from boardgame_envs.games.kernel_cache import drop_stale_cache
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
 from boardgame_envs.games.renju import (
     FOURS_SHIFT,
@@ -42,9 +44,21 @@ from boardgame_envs.games.renju import (
     LINE_TABLE,
     POINTS_SHIFT,
     REACH,
-    line_key,
     judge,
+    line_key,
 )
+
+
+@njit(cache=True)
+def _cache_anchor():
+    """Names this module's numba cache for :func:`drop_stale_cache`."""
+    return 0
+
+
+# The kernels below compile in the rules of lines.py and renju.py (and the
+# line table), and they compile on import: forget their cached machine code
+# whenever those files change, before they load.
+drop_stale_cache(_cache_anchor, depends_on=(lines, renju))
 
 COUNT, LINKS, OVERFLOW, VALUES = 0, 1, 2, 3
 TRACE = 64  # judged points listed per decision; more and the point is decided after every move

@@ -35,7 +35,7 @@ def _full(board: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit  # not cached: it compiles in renju.py's table, which numba's cache would not see change
 def _line_values(board, n):
     """What ``info``'s line values should be: the table's value of every line through every empty point."""
     values = np.zeros(4 * n * n, dtype=np.int32)
