@@ -106,9 +106,14 @@ class Brain:
             if text.upper() == "DONE":
                 lines, self._board_lines = self._board_lines, None
                 self._answer(lambda: self._board(lines))
-            elif text:
-                self._board_lines.append(text)
-            return True
+                return True
+            if not text[:1].isalpha():
+                if text:
+                    self._board_lines.append(text)
+                return True
+            # A command inside BOARD: the manager gave up on it; refuse the board, obey the command.
+            self._board_lines = None
+            self.write(f"ERROR BOARD ended by {text.split()[0]!r} without DONE; the position is unchanged")
         if not text:
             return True
         word, _, rest = text.partition(" ")

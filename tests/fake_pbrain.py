@@ -10,7 +10,8 @@ MODE says otherwise:
 * ``fixed X,Y``: always answers ``X,Y`` (off the board, occupied, forbidden...);
 * ``slow SECONDS``: sleeps, then answers;
 * ``refuse``: ``ERROR`` to ``START``; ``exit``: exits on ``START``; ``mute``: never answers ``START``;
-* ``norestart``: ``UNKNOWN`` to ``RESTART``.
+* ``norestart``: ``UNKNOWN`` to ``RESTART``;
+* ``extra``: writes an unasked ``OK`` line right after each move.
 
 It imports nothing from the package, so it starts in a few milliseconds.
 """
@@ -49,7 +50,7 @@ def move():
         for x in range(size):
             if (x, y) not in stones:
                 stones.add((x, y))
-                return say(f"{x},{y}")
+                return say(f"{x},{y}\nOK" if mode == "extra" else f"{x},{y}")
     return None
 
 

@@ -229,3 +229,10 @@ def test_command_line_brain_and_launcher(tmp_path, monkeypatch, capsys):
     launcher = tmp_path / "pbrain-r"
     assert launcher.stat().st_mode & 0o111 and "pbrain --policy random --seed 0" in launcher.read_text()
     assert f"pbrain:{launcher}" in capsys.readouterr().out
+
+
+def test_a_command_inside_board_ends_it():
+    out, brain = run(["START 9", "BEGIN", "TURN 0,0", "BOARD", "4,4,1", "END"])
+    assert out[-1] == "<stopped>"
+    assert out[-2] == "ERROR BOARD ended by 'END' without DONE; the position is unchanged"
+    assert len(brain.moves) == 3

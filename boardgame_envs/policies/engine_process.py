@@ -125,6 +125,19 @@ class EngineProcess:
         except (AttributeError, OSError, ValueError):
             self.fail(EngineCrashed, f"{self.name} is gone (it could not be sent {line!r})")
 
+    def drain(self) -> None:
+        """Discard (and log) lines the engine sent unasked, before a new command; a closed output is a crash."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                self.fail(EngineCrashed, f"{self.name} exited between moves")
+            self.transcript.append(f"< {line.strip()}")
+            if line.strip() and not line.strip().upper().startswith(_CHATTER):
+                log.warning("%s said %r unasked; ignored", self.name, line.strip())
+
     def answer(self, command: str, timeout_s: float, starting: bool = False) -> str:
         """The engine's next line that is not chatter (``MESSAGE``, ``DEBUG``: logged), within ``timeout_s``.
 

@@ -142,6 +142,8 @@ class GomocupEngine:
         """The engine's move for ``env.agent_selection``; raises an :class:`EngineError` on any fault."""
         state = game_state_of(env)
         self._check_game(state.game)
+        if self._process is not None and self._process.alive:
+            self._process.drain()
         if self._process is None or not self._process.alive or self._game != state.game:
             self._start_game(state.game)
         commands = self._sync(state)

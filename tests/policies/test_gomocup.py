@@ -196,6 +196,18 @@ def test_engine_without_restart_is_started_again():
     engine.close()
 
 
+def test_unasked_lines_are_skipped(caplog):
+    engine = fake("extra")
+    env = after_one_move()
+    with caplog.at_level(logging.WARNING, logger="boardgame_envs.policies.gomocup"):
+        env.step(engine.act(env))
+        time.sleep(0.2)  # the unasked OK arrives
+        env.step(2)
+        assert engine.act(env) == 1  # the first empty point, not a protocol error
+    assert "said 'OK' unasked; ignored" in caplog.text
+    engine.close()
+
+
 def test_match_time_is_told_and_counted():
     engine = fake("good", match_time_ms=60_000)
     env = after_one_move()
@@ -261,6 +273,17 @@ def test_forfeits_in_the_arena_and_the_single_agent_view():
     _, reward, terminated, _, info = view.step(40)
     assert reward == 1.0 and terminated and "exited" in info["opponent_forfeit"]
     assert not view.action_masks().any()
+
+
+def test_match_in_worker_processes(tmp_path):
+    from boardgame_envs.arena import match
+
+    launcher = tmp_path / "pbrain-fake"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} good\n")
+    launcher.chmod(0o755)
+    env_fn = functools.partial(gomoku_v0.env, board_size=9)
+    result = match(env_fn, f"pbrain:{launcher}", "random", games=2, jobs=2, progress=False)
+    assert result.games == 2
 
 
 def test_registry_spec_and_command_line(tmp_path, capsys):
