@@ -185,8 +185,13 @@ class Brain:
             raise CommandError("it is this brain's turn, not the opponent's (send BOARD or TAKEBACK first)")
         action = self._point(arg)
         self._check_move(state, action, "TURN")
-        env = self._replay(self.size, self.rule, [*self.moves, action])
-        return self._think(env, [*self.moves, action], opponent(state.to_move))
+        me = opponent(state.to_move)
+        self.env.step(action)  # in place: a replay per move would cost a game's length each time
+        try:
+            return self._think(self.env, [*self.moves, action], me)
+        except CommandError:
+            self.env = self._replay(self.size, self.rule, self.moves)
+            raise
 
     def _board(self, lines: list[str]) -> str:
         self._need_board()
