@@ -115,7 +115,8 @@ def legal_order(
             child._place(action)
             if child.terminal:
                 continue  # a five (or a full board) before the position is reached
-            rest = extend(child, {color: pool[:i] + pool[i + 1 :], opponent(color): left[opponent(color)]}, placed | {action})
+            other = opponent(color)
+            rest = extend(child, {color: pool[:i] + pool[i + 1 :], other: left[other]}, placed | {action})
             if rest is not None:
                 return [action, *rest]
         failed.add(placed)
