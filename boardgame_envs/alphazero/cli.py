@@ -15,9 +15,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import typing
+from pathlib import Path
 from typing import Any
 
 from boardgame_envs.alphazero.config import BACKENDS, AlphaZeroConfig, field_docs
+from boardgame_envs.alphazero.summary import SUMMARY
 from boardgame_envs.cliargs import add_game_arguments, game_env_fn
 
 CHOICES = {"backend": BACKENDS}  # fields with a fixed list of values
@@ -93,4 +95,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {key}: {value:.3f}")
     game_flags = "" if args.game != "gomoku" else f" --board-size {board.size} --win-length {board.win_length} --rule {board.rule}"
     print(f"checkpoint: {config.out}/latest.pt   (boardgame-envs play {args.game}{game_flags} --opponent {config.out}/latest.pt)")
+    summary = Path(config.out) / SUMMARY
+    if rows and summary.is_file():
+        print(f"summary plot: {summary}")
     return 0

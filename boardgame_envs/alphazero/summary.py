@@ -56,10 +56,12 @@ def plot_summary(rows: Iterable[dict[str, float]], path: str | Path, title: str 
 
         matplotlib.use("Agg", force=False)
         from matplotlib.figure import Figure
+        from matplotlib.ticker import MaxNLocator
     except ImportError:
         raise ValueError("the summary plot needs matplotlib: pip install 'boardgame-envs[plot]'") from None
     fig = Figure(figsize=(10, 4), dpi=100, layout="constrained")
-    ax_loss, ax_eval = fig.subplots(1, 2)
+    ax_loss, ax_eval = fig.subplots(1, 2, sharex=True)
+    ax_loss.xaxis.set_major_locator(MaxNLocator(integer=True))
     for key in LOSSES:
         points = [(r["iteration"], r[key]) for r in rows if key in r]
         if points:
