@@ -144,6 +144,7 @@ def test_cli_train_runs_and_resumes(tmp_path, capsys):
     assert cli_main([*args[:2], "--iterations", "2", *args[4:]]) == 0
     out = capsys.readouterr().out
     assert "resumed from 1" in out and "latest.pt" in out
+    assert f"summary plot: {tmp_path / 'summary.png'}" in out and (tmp_path / "summary.png").is_file()
 
 
 @pytest.mark.parametrize(
