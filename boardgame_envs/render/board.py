@@ -199,4 +199,4 @@ class Board:
         return f"<Board {self.title()}, {self.num_moves} moves: {self.status()}>"
 
 
-__all__ = ["Board", "BLACK", "WHITE", "EMPTY"]
+__all__ = ["Board"]
