@@ -165,28 +165,34 @@ def geometry(board: Board, options: Options) -> Geometry:
     return Geometry(n, cell, margin, margin, side, side + band, band)
 
 
-def layout(board: Board, options: Options) -> tuple[Geometry, list[Shape]]:
-    """The shapes of ``board`` drawn with ``options``, back to front."""
+def layout(board: Board, options: Options) -> tuple[Geometry, list[Shape], list[Shape]]:
+    """The shapes of ``board`` drawn with ``options``, back to front, in two parts.
+
+    The first part (board, grid, star points, coordinates, status band) is
+    the same for every position of a game with the same options, so the
+    pixels' side draws it once; the second holds what the position adds.
+    """
     geo = geometry(board, options)
     for name in ("ghost", "hint"):
         action = getattr(options, name)
         if action is not None and not 0 <= action < geo.n * geo.n:
             raise ValueError(f"{name}={action!r} is not a point of the {geo.n}x{geo.n} board (0..{geo.n * geo.n - 1})")
-    shapes: list[Shape] = []
+    back: list[Shape] = []
+    front: list[Shape] = []
     if board.is_tictactoe:
-        _tictactoe(board, options, geo, shapes)
+        _tictactoe(board, options, geo, back, front)
     else:
-        _gomoku(board, options, geo, shapes)
+        _gomoku(board, options, geo, back, front)
     if options.status:
         top = geo.height - geo.band
-        shapes.append(Rect(0, top, geo.width, geo.height, BAND))
+        back.append(Rect(0, top, geo.width, geo.height, BAND))
         text = options.note or board.status()
         if not board.is_tictactoe:
             text = f"{board.title()} · {text}"
         # Smaller type for a long line, so that it fits the width (about 0.56 em a character).
         size = min(geo.band * 0.44, 0.92 * geo.width / (0.56 * len(text)))
-        shapes.append(Text(geo.width / 2, top + geo.band / 2, text, size, BAND_TEXT))
-    return geo, shapes
+        front.append(Text(geo.width / 2, top + geo.band / 2, text, size, BAND_TEXT))
+    return geo, back, front
 
 
 def _numbers(board: Board, options: Options) -> dict[int, int]:
@@ -195,28 +201,28 @@ def _numbers(board: Board, options: Options) -> dict[int, int]:
     return {action: i + 1 for i, action in enumerate(board.moves)}
 
 
-def _gomoku(board: Board, options: Options, geo: Geometry, out: list[Shape]) -> None:
+def _gomoku(board: Board, options: Options, geo: Geometry, back: list[Shape], out: list[Shape]) -> None:
     n, p = geo.n, geo.pitch
     lo_x, lo_y = geo.x0, geo.y0
     hi_x, hi_y = lo_x + (n - 1) * p, lo_y + (n - 1) * p
-    out.append(Rect(0, 0, geo.width, geo.height - geo.band, WOOD))
+    back.append(Rect(0, 0, geo.width, geo.height - geo.band, WOOD))
     thin = max(1.0, p / 28)
     for i in range(n):
         w = 2 * thin if i in (0, n - 1) else thin
-        out.append(Line(lo_x, lo_y + i * p, hi_x, lo_y + i * p, GRID, w))
-        out.append(Line(lo_x + i * p, lo_y, lo_x + i * p, hi_y, GRID, w))
+        back.append(Line(lo_x, lo_y + i * p, hi_x, lo_y + i * p, GRID, w))
+        back.append(Line(lo_x + i * p, lo_y, lo_x + i * p, hi_y, GRID, w))
     for a in star_points(n):
         x, y = geo.center(a)
-        out.append(Circle(x, y, max(2.0, p * 0.13), GRID))
+        back.append(Circle(x, y, max(2.0, p * 0.13), GRID))
     if options.coordinates:
         size, gap = p * 0.4, p * 0.72
         for i in range(n):
             x, y = lo_x + i * p, lo_y + i * p
             letter, rank = COLUMNS[i], str(n - i)
-            out.append(Text(x, lo_y - gap, letter, size, GRID))
-            out.append(Text(x, hi_y + gap, letter, size, GRID))
-            out.append(Text(lo_x - gap, y, rank, size, GRID))
-            out.append(Text(hi_x + gap, y, rank, size, GRID))
+            back.append(Text(x, lo_y - gap, letter, size, GRID))
+            back.append(Text(x, hi_y + gap, letter, size, GRID))
+            back.append(Text(lo_x - gap, y, rank, size, GRID))
+            back.append(Text(hi_x + gap, y, rank, size, GRID))
 
     forbidden = board.shown_forbidden()
     arm, cross_w = p * 0.2, max(1.5, p / 11)
@@ -250,10 +256,10 @@ def _gomoku(board: Board, options: Options, geo: Geometry, out: list[Shape]) -> 
         out.append(Circle(x, y, radius, STONE_BLACK if board.to_move == BLACK else STONE_WHITE, None, 0, 0.5))
 
 
-def _tictactoe(board: Board, options: Options, geo: Geometry, out: list[Shape]) -> None:
+def _tictactoe(board: Board, options: Options, geo: Geometry, back: list[Shape], out: list[Shape]) -> None:
     p = geo.pitch
     left, top = geo.x0 - p / 2, geo.y0 - p / 2
-    out.append(Rect(0, 0, geo.width, geo.height - geo.band, PAPER))
+    back.append(Rect(0, 0, geo.width, geo.height - geo.band, PAPER))
     if board.last_move >= 0:
         x, y = geo.center(board.last_move)
         out.append(Rect(x - p / 2, y - p / 2, x + p / 2, y + p / 2, LAST_CELL))

@@ -58,8 +58,8 @@ def svg(source: Any, *, moves: Any = None, **options: Any) -> SVG:
     ``ghost``, ``hint``, ``note``).
     """
     board = Board.of(source, moves)
-    geo, shapes = layout(board, Options(**options))
+    geo, back, front = layout(board, Options(**options))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{geo.width}" height="{geo.height}" '
             f'viewBox="0 0 {geo.width} {geo.height}" font-family="{FONT}">')  # fmt: skip
-    body = "\n".join(_element(shape) for shape in shapes)
+    body = "\n".join(_element(shape) for shape in [*back, *front])
     return SVG(f"{head}\n<title>{escape(board.title())}: {escape(board.status())}</title>\n{body}\n</svg>\n")

@@ -171,7 +171,8 @@ def test_svg_has_the_same_content_as_the_pixels():
     root = ET.fromstring(doc)
     img = render.rgb(env, move_numbers=True)
     assert (int(root.get("width")), int(root.get("height"))) == (img.shape[1], img.shape[0])
-    _, shapes = layout(Board.of(env), Options(move_numbers=True))
+    _, back, front = layout(Board.of(env), Options(move_numbers=True))
+    shapes = back + front
     elements = [e for e in root if e.tag != f"{SVG_NS}title"]
     assert len(elements) == len(shapes)
     texts = [e.text for e in root.iter(f"{SVG_NS}text")]
