@@ -19,7 +19,7 @@ from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import parse_point
 from boardgame_envs.render.board import Board
 from boardgame_envs.render.raster import image
-from boardgame_envs.render.scene import Options
+from boardgame_envs.render.scene import options as make_options
 
 PILLOW_FORMATS = {".gif": "GIF", ".png": "PNG", ".webp": "WEBP"}
 VIDEO_FORMATS = (".mp4",)
@@ -63,7 +63,7 @@ def _images(moves: Any, game: Any, options: dict[str, Any]) -> Iterator[Image.Im
     rules = {k: options.pop(k) for k in ("board_size", "win_length", "rule") if k in options}
     mnk = make_game(game, **rules)
     actions = parse_moves(moves, mnk.size)
-    drawing = Options(**options)
+    drawing = make_options(**options)
     state = mnk.new_state()
     yield image(Board.from_state(state, []), drawing)
     for i, action in enumerate(actions):

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from boardgame_envs.render.board import Board
 from boardgame_envs.render.scene import Circle, Line, Options, Rect, Shape, Text, layout
+from boardgame_envs.render.scene import options as make_options
 
 SUPERSAMPLE = 2
 _ANCHORS = {"start": "lm", "middle": "mm", "end": "rm"}
@@ -88,4 +89,4 @@ def rgb(source: Any, *, moves: Any = None, **options: Any) -> np.ndarray:
     (``cell``, ``coordinates``, ``move_numbers``, ``status``, ``ghost``,
     ``hint``, ``note``); ``moves`` numbers the stones of a ``GameState``.
     """
-    return np.asarray(image(Board.of(source, moves), Options(**options)))
+    return np.asarray(image(Board.of(source, moves), make_options(**options)))

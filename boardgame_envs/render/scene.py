@@ -138,6 +138,15 @@ class Options:
             raise ValueError(f"cell must be an integer number of pixels >= {MIN_CELL}, got {self.cell!r}")
 
 
+def options(**keywords: object) -> Options:
+    """:class:`Options` from keywords; an unknown one raises a ``TypeError`` listing those there are."""
+    known = Options.__dataclass_fields__
+    unknown = sorted(set(keywords) - set(known))
+    if unknown:
+        raise TypeError(f"unknown drawing option(s) {', '.join(map(repr, unknown))}; expected: {', '.join(known)}")
+    return Options(**keywords)  # type: ignore[arg-type]
+
+
 def star_points(n: int) -> tuple[int, ...]:
     """The marked points of a go-style board: the 4th lines' corners and the centre (15x15: d4 d12 h8 l4 l12)."""
     if n < 7:
@@ -305,4 +314,4 @@ def _win_line(board: Board, geo: Geometry, out: list[Shape], width: float, color
     out.append(Line(x0, y0, x1, y1, color, width, alpha))
 
 
-__all__ = ["Options", "Geometry", "layout", "geometry", "star_points", "Rect", "Line", "Circle", "Text"]
+__all__ = ["Options", "options", "Geometry", "layout", "geometry", "star_points", "Rect", "Line", "Circle", "Text"]

@@ -10,7 +10,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from boardgame_envs.render.board import Board
-from boardgame_envs.render.scene import Circle, Line, Options, Rect, Text, layout
+from boardgame_envs.render.scene import Circle, Line, Rect, Text, layout
+from boardgame_envs.render.scene import options as make_options
 
 FONT = "Helvetica, Arial, sans-serif"
 
@@ -58,7 +59,7 @@ def svg(source: Any, *, moves: Any = None, **options: Any) -> SVG:
     ``ghost``, ``hint``, ``note``).
     """
     board = Board.of(source, moves)
-    geo, back, front = layout(board, Options(**options))
+    geo, back, front = layout(board, make_options(**options))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{geo.width}" height="{geo.height}" '
             f'viewBox="0 0 {geo.width} {geo.height}" font-family="{FONT}">')  # fmt: skip
     body = "\n".join(_element(shape) for shape in [*back, *front])

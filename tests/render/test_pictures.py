@@ -214,3 +214,13 @@ def test_ghost_and_hint_marks():
     assert WOOD[2] + 40 < ghost[2] < STONE_WHITE[2] - 20  # half-way between wood and a white stone
     with pytest.raises(ValueError, match="hint=225 is not a point of the 15x15 board"):
         render.rgb(board, hint=225)
+
+
+def test_unknown_drawing_option_names_the_known_ones():
+    with pytest.raises(TypeError, match=r"unknown drawing option\(s\) 'colour'; expected: cell, coordinates"):
+        render.svg(_board("h8"), colour="red")
+    env = tictactoe_v0.raw_env(render_mode="rgb_array")
+    env.reset()
+    env.render_options["numbers"] = True
+    with pytest.raises(TypeError, match="'numbers'"):
+        env.render()
