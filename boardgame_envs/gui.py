@@ -49,7 +49,8 @@ class PlayWindow:
         self.human_first = human_first
         self._hint_policy = hint_policy
         self.options = Options(cell=cell)
-        self.window = Window("boardgame_envs", fps=fps)
+        self.window = Window("boardgame_envs")
+        self.fps = fps
         self.pygame = self.window.pygame
         self.pygame.font.init()
         self._font = self.pygame.font.Font(None, 26)
@@ -227,9 +228,11 @@ class PlayWindow:
 
     def run(self) -> int:
         """Until the window is closed; returns the winner of the last game (0 draw or unfinished)."""
+        clock = self.pygame.time.Clock()
         try:
             while self.running:
                 self.tick()
+                clock.tick(self.fps)  # a person's pace, and an idle CPU
         finally:
             self.close()
         return int(self.state.winner)

@@ -122,3 +122,9 @@ def test_cli_gui_flag_is_accepted(monkeypatch):
     monkeypatch.setattr("boardgame_envs.gui.play_window", lambda env_fn, opponent, human_first: seen.update(first=human_first))
     assert cli.main(["play", "tictactoe", "--gui", "--opponent", "random", "--color", "second"]) == 0
     assert seen == {"first": False}
+
+
+def test_run_ends_when_the_window_is_closed(ttt):
+    _click(ttt, *ttt.pixel_of(4))
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert ttt.run() == 0 and not ttt.window.is_open  # unfinished: no winner
