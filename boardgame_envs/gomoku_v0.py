@@ -45,7 +45,10 @@ Illegal moves: ``raw_env()`` raises :class:`~boardgame_envs.games.mnk.IllegalMov
 (a ``ValueError``) whose message names the point and the reason, e.g.
 ``"h8 is forbidden for black: double-three"``, and leaves the game as it was;
 ``env()`` follows PettingZoo's wrappers: the offender gets -1, the other agent 0,
-and the game ends.
+and the game ends; the offender's info holds ``illegal_action=True`` and the
+``reason``. An action that is no point of the board (``9``, ``True``, ``None``
+for an agent still playing) raises ``ActionOutOfBoundsError``, which is both
+PettingZoo's ``AssertionError`` and a ``ValueError``, naming the legal points.
 
 Version history: v0, first release; the default ``rule`` became ``"renju"`` in 0.2
 (it was ``"freestyle"``), the same default as everywhere else in the package.

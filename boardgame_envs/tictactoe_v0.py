@@ -24,7 +24,10 @@ marks the empty cells for the agent to move and is all zeros for the other.
 Illegal moves: ``raw_env()`` raises :class:`~boardgame_envs.games.mnk.IllegalMoveError`
 (a ``ValueError``) naming the cell and the reason and leaves the game as it was;
 ``env()`` follows PettingZoo's wrappers: the offender gets -1, the other agent 0,
-and the game ends.
+and the game ends; the offender's info holds ``illegal_action=True`` and the
+``reason``. An action that is no point of the board (``9``, ``True``, ``None``
+for an agent still playing) raises ``ActionOutOfBoundsError``, which is both
+PettingZoo's ``AssertionError`` and a ``ValueError``, naming the legal points.
 
 Version history: v0, first release.
 """

@@ -63,7 +63,7 @@ def test_occupied_cell_undo_and_new_game(ttt):
     _click(gui, *gui.pixel_of(4))
     gui.wait()
     _click(gui, *gui.pixel_of(0))  # the opponent's O is there
-    assert gui.message == "a3 is occupied (by white)" and gui.moves == [4, 0]
+    assert gui.message == "a3 is occupied (by O)" and gui.moves == [4, 0]
     _click(gui, *gui.button_at("Undo"))
     assert gui.moves == [] and gui.humans_turn
     _click(gui, *gui.pixel_of(8))

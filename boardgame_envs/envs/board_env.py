@@ -17,6 +17,8 @@ plane meaning                                                    envs
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -33,6 +35,24 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
 
 PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN = range(5)
+RESET_OPTIONS = ("opening",)  # the keys reset(options=...) accepts
+
+
+def check_reset_arguments(seed: Any, options: Any) -> None:
+    """Refuse a ``reset`` seed that is not a non-negative integer or options that are not a dict; warn of unknown keys."""
+    if seed is not None:
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be None or a non-negative integer, got {seed!r}")
+        if seed < 0:
+            raise ValueError(f"seed must be None or a non-negative integer, got {seed}")
+    if options is not None:
+        if not isinstance(options, Mapping):
+            raise TypeError(f"options must be None or a dict, got {options!r}")
+        unknown = sorted(map(repr, set(options) - set(RESET_OPTIONS)))
+        if unknown:
+            # A warning, not an error: PettingZoo's API test resets with a made-up key ({"options": 1}).
+            known = ", ".join(map(repr, RESET_OPTIONS))
+            warnings.warn(f"reset ignores unknown option(s) {', '.join(unknown)}; it knows {known}", stacklevel=3)
 
 
 @njit(cache=True)
@@ -149,6 +169,7 @@ class BoardEnv(AECEnv, EzPickle):
         self._window: Any = None
         self.agents: list[str] = []
         self._space_seed: int | None = None
+        self._has_reset = False
 
     # EzPickle alone would rebuild a fresh env from the constructor arguments;
     # a mid-game env (sent to a worker process, say) should arrive mid-game.
@@ -180,8 +201,10 @@ class BoardEnv(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ core
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        check_reset_arguments(seed, options)
+        self._has_reset = True
         if seed is not None:
-            self._space_seed = seed
+            self._space_seed = int(seed)  # numpy integers too: Gymnasium seeds spaces with Python ints only
         self.game_state = self.game.new_state()
         self.moves = []
         first, second = self.possible_agents  # dict displays: the cheapest way to build these, every game
@@ -297,10 +320,21 @@ class BoardEnv(AECEnv, EzPickle):
         )  # fmt: skip
         return {"observation": planes, "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
+    def no_agents_error(self) -> IllegalMoveError:
+        """The error for a step or ``last()`` with no agent left: before the first reset, or after the game."""
+        if not self._has_reset:
+            return IllegalMoveError("call reset() before the first step")
+        return IllegalMoveError("the game is over and every agent is done: call reset()")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self.agents:
-            raise IllegalMoveError("the game is over and every agent is done: call reset()")
+            raise self.no_agents_error()
+        return super().last(observe)
+
+    def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise self.no_agents_error()
+        agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise IllegalMoveError(

@@ -99,6 +99,11 @@ class BoardGameEnv(gymnasium.Env):
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi', 'rgb_array' or 'human'")
+        for name, value in (("channels_first", channels_first), ("flatten", flatten)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, got {value!r}")
+        if channels_first and flatten:
+            raise ValueError("channels_first and flatten exclude each other: CHW planes for a CNN, or 1-D for an MLP")
         rules = info.game(board_size, win_length, rule)  # arguments that do not apply, or are out of range, fail here
         if info.module == "tictactoe_v0":
             self.aec = tictactoe_v0.raw_env(render_mode=render_mode)
@@ -109,7 +114,7 @@ class BoardGameEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.channels_first = bool(channels_first)
         self.flatten = bool(flatten)
-        self.opponent = make_opponent(opponent)
+        self.opponent = self._fitted(make_opponent(opponent))
         n = self.aec.game.size
         h, w, c = self.aec.observation_space(self.aec.possible_agents[0])["observation"].shape
         shape = (h * w * c,) if self.flatten else (c, h, w) if self.channels_first else (h, w, c)
@@ -125,9 +130,16 @@ class BoardGameEnv(gymnasium.Env):
         ``seed`` seeds a built-in policy (or reseeds a policy object's ``rng``), so a
         curriculum that switches opponents mid-training stays reproducible.
         """
-        self.opponent = make_opponent(opponent, seed)
+        self.opponent = self._fitted(make_opponent(opponent, seed))
         if seed is not None:
             self._reseed_opponent(seed)
+
+    def _fitted(self, opponent: Any) -> Any:
+        """``opponent``, once it has said it can play this game (a policy with ``check_game`` checks now)."""
+        check = getattr(opponent, "check_game", None)
+        if callable(check):
+            check(self.aec.game)
+        return opponent
 
     def _reseed_opponent(self, seed: int) -> None:
         rng = getattr(self.opponent, "rng", None)
@@ -152,6 +164,8 @@ class BoardGameEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """Bool ``(n*n,)`` mask of the learner's legal actions (all False once the episode is over)."""
+        if not self.aec.agents:
+            raise gymnasium.error.ResetNeeded("call reset() before action_masks(): there is no game yet")
         if self._forfeit or self.aec.agent_selection != self.learner:
             return np.zeros(self.action_space.n, dtype=bool)
         return self.aec.game_state.legal_mask()

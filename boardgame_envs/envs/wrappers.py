@@ -17,9 +17,13 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
 
+import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
+
+from boardgame_envs.games.mnk import IllegalMoveError
+from boardgame_envs.games.notation import point_name
 
 _FORWARDED = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
@@ -49,10 +53,10 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
         raw = self._raw
         prev = self._prev_obs
         agent = raw.agent_selection
+        live = not raw.terminations[agent] and not raw.truncations[agent]
         if (
             prev is not None
-            and not raw.terminations[agent]
-            and not raw.truncations[agent]
+            and live
             and type(action) is int
             and 0 <= action < raw.num_actions
             and prev["action_mask"][action]
@@ -60,8 +64,12 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
             self._prev_obs = None
             self._prev_info = None
             self.env.step(action)
-        else:
-            super().step(action)
+            return
+        # PettingZoo's code; an illegal move it punishes keeps its reason in the offender's info.
+        reason = raw.game_state.illegal_reason(action) if live and action is not None else None
+        super().step(action)
+        if reason is not None and self._terminated:
+            raw.infos[agent].update(illegal_action=True, reason=reason)
 
     def observe(self, agent: Any) -> Any:
         # PettingZoo's observe, with the reads made direct: remember the
@@ -74,18 +82,32 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
         return obs
 
 
+class ActionOutOfBoundsError(IllegalMoveError, AssertionError):
+    """An action that is no point of the board: PettingZoo's out-of-bounds assertion, with the reason.
+
+    Both a ``ValueError`` (as every bad input here) and an ``AssertionError``
+    (what PettingZoo's ``AssertOutOfBoundsWrapper`` raises), so either ``except`` catches it.
+    """
+
+
 class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
 
     def step(self, action: Any) -> None:
-        # Plain in-range ints are the common case and Discrete.contains accepts
-        # them; anything else takes PettingZoo's own check.
-        if type(action) is int and 0 <= action < self._raw.num_actions:
+        # Plain in-range ints are the common case; anything else is checked here,
+        # as PettingZoo's Discrete.contains would, but bools are no actions.
+        raw = self._raw
+        if type(action) is int and 0 <= action < raw.num_actions:
             wrappers.BaseWrapper.step(self, action)
-        else:
-            super().step(action)
+            return
+        agent = raw.agent_selection
+        leaving = action is None and (raw.terminations[agent] or raw.truncations[agent])
+        in_range = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        if not leaving and not (in_range and 0 <= action < raw.num_actions):
+            raise ActionOutOfBoundsError(f"{agent} cannot play {action!r}: {_expected(raw, agent)}")
+        wrappers.BaseWrapper.step(self, action)
 
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
@@ -145,6 +167,8 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             return super().last(observe)
         raw = self._raw
+        if not raw.agents:
+            raise raw.no_agents_error()
         agent = raw.agent_selection
         if not observe:
             observation = None
@@ -193,6 +217,17 @@ for _name in _FORWARDED:
     setattr(TerminateIllegalWrapper, _name, _direct(_name, guard_reset=False))
     setattr(AssertOutOfBoundsWrapper, _name, _direct(_name, guard_reset=False))
     setattr(OrderEnforcingWrapper, _name, _direct(_name, guard_reset=_name != "_cumulative_rewards"))
+
+
+def _expected(raw: Any, agent: str) -> str:
+    """What ``agent`` may play now, in words: the legal points, or that it must step with None."""
+    if raw.terminations[agent] or raw.truncations[agent]:
+        return f"{agent} is done and steps with None"
+    legal = np.flatnonzero(raw.observe(agent)["action_mask"])
+    n = raw.game.size
+    names = ", ".join(f"{a} ({point_name(int(a), n)})" for a in legal[:9])
+    more = f", ... ({len(legal)} in all)" if len(legal) > 9 else ""
+    return f"expected an action in 0..{raw.num_actions - 1} where {agent}'s action_mask is 1: {names}{more}"
 
 
 def safety_wrap(raw: AECEnv) -> OrderEnforcingWrapper:

@@ -79,6 +79,12 @@ class MNKGame:
         """Whether ``color`` needs exactly ``k`` (an overline does not win)."""
         return self._exact_by_color[color]
 
+    def color_name(self, color: int) -> str:
+        """A colour as players call it: X and O on tic-tac-toe (3x3, three in a row), black and white otherwise."""
+        if (self.size, self.win_length) == (3, 3):
+            return "X" if color == BLACK else "O"
+        return "black" if color == BLACK else "white"
+
     def new_state(self) -> GameState:
         """The empty board, black (the first player) to move."""
         return GameState(self)
@@ -185,8 +191,7 @@ class GameState:
         if self.terminal:
             return f"{name} cannot be played: the game is over"
         if self.board[action] != EMPTY:
-            holder = "black" if self.board[action] == BLACK else "white"
-            return f"{name} is occupied (by {holder})"
+            return f"{name} is occupied (by {self.game.color_name(int(self.board[action]))})"
         if self.to_move == BLACK and self.game.is_renju and self.forbidden()[action]:
             return f"{name} is forbidden for black: {self.forbidden_kind(int(action))}"
         return None

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardgame_envs.games.solver import solver_for
+from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.games.solver import MAX_CELLS, solver_for
 from boardgame_envs.policies.base import game_state_of
 
 
@@ -19,6 +20,14 @@ class PerfectPolicy:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+
+    def check_game(self, game: MNKGame) -> None:
+        """Raise ``ValueError`` now if ``game`` is too large for the exact solver (more than 16 points)."""
+        if game.num_actions > MAX_CELLS:
+            raise ValueError(
+                f"the perfect player only plays boards of at most {MAX_CELLS} points (tic-tac-toe, 4x4), "
+                f"not {game.size}x{game.size}"
+            )
 
     def act(self, env) -> int:
         state = game_state_of(env)
