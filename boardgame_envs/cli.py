@@ -8,26 +8,29 @@ import argparse
 import sys
 from typing import Any
 
-from boardgame_envs.cliargs import add_game_arguments, game_env_fn, policy_arg
+from boardgame_envs.cliargs import PolicyList, add_game_arguments, game_env_fn, policy_arg, say_interrupted
 from boardgame_envs.policies.gomocup import EngineError
 from boardgame_envs.policies.registry import make_policy
 
 
 def check_fits(policy: Any, env: Any) -> None:
-    """Refuse a trained network on a game other than its own, before any move is played."""
+    """Refuse a policy on a game it cannot play (a network trained on another, the perfect player beyond
+    small boards) before any move is played."""
     game = getattr(policy, "game", None)
     if game is not None and game != env.unwrapped.game:
         raise ValueError(f"{policy.name} was trained on {game}, not on {env.unwrapped.game}")
+    check = getattr(policy, "check_game", None)
+    if callable(check):
+        check(env.unwrapped.game)
 
 
 def demo(args: argparse.Namespace) -> int:
     env = game_env_fn(args, render_mode="ansi")()
-    if args.game != "tictactoe" and "perfect" in (args.first, args.second):
-        raise ValueError("the perfect player only knows small boards (tic-tac-toe)")
     env.reset(seed=args.seed)
     players = dict(zip(env.possible_agents, (make_policy(args.first, seed=args.seed), make_policy(args.second, seed=args.seed + 1))))
     for policy in players.values():
         check_fits(policy, env)
+    print(" vs ".join(f"{agent} ({spec})" for agent, spec in zip(env.possible_agents, (args.first, args.second))))
     for agent in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else players[agent].act(env))
@@ -99,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=play)
     a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
     add_game_arguments(a)
-    a.add_argument("policies", nargs="+", metavar="POLICY", type=policy_arg,
+    a.add_argument("policies", nargs="+", metavar="POLICY", type=policy_arg, action=PolicyList,
                    help="two or more policy specs (e.g. random, mcts:simulations=200, alphabeta:depth=4, run/latest.pt)")
     a.add_argument("--games", type=int, default=50)
     a.add_argument("--jobs", type=int, default=1)
@@ -120,9 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95% interval")
     ladder_cli.add_rate_arguments(r)
     r.set_defaults(func=ladder_cli.run_rate)
-    b = sub.add_parser("bench", help="run a benchmark: env, renju, mcts", add_help=False)
-    b.add_argument("rest", nargs=argparse.REMAINDER)
-    b.set_defaults(func=lambda a: __import__("boardgame_envs.bench.__main__", fromlist=["main"]).main(a.rest))
+    # Listed for -h; main() hands `bench ...` to the benchmark runner before this parser sees it.
+    sub.add_parser("bench", help="run a benchmark (boardgame-envs bench -h lists them)", add_help=False)
     from boardgame_envs.alphazero import cli as az_cli  # imports no torch
 
     t = sub.add_parser("train", help="train an AlphaZero network by self-play (needs the train extra)")
@@ -132,6 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["bench"]:  # the benchmark's own arguments, -h included, go to it untouched
+        from boardgame_envs.bench.__main__ import main as bench_main
+
+        return bench_main(argv[1:], prog="boardgame-envs bench")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -145,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:  # an external engine failed: one line too
         print(f"boardgame-envs: engine error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        say_interrupted()
+        return 130
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ new game or policy kind shows up in every subcommand at once.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -44,3 +45,27 @@ def policy_arg(text: str) -> str:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+def say_interrupted(what: str = "interrupted") -> None:
+    """The one line of a Ctrl-C on stderr; on a terminal it replaces an unfinished progress bar's line."""
+    start = "\r\033[K" if sys.stderr.isatty() else ""
+    print(f"{start}boardgame-envs: {what}", file=sys.stderr)
+
+
+class PolicyList(argparse.Action):
+    """``nargs="+"`` policy specs for the arena: two or more; a round robin (three or more) names each once.
+
+    Two equal specs are a match of a policy against itself (the first-move advantage).
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:  # fmt: skip
+        if len(values) < 2:
+            raise argparse.ArgumentError(self, f"the arena needs two or more policies, got only {values[0]!r}")
+        twice = sorted({v for v in values if values.count(v) > 1})
+        if twice and len(values) > 2:
+            raise argparse.ArgumentError(self, f"{', '.join(map(repr, twice))} named twice; a round robin names each once "
+                                               "(two of one kind differ by their arguments, e.g. mcts:simulations=200 "
+                                               "and mcts:simulations=800)")  # fmt: skip
+        setattr(namespace, self.dest, values)

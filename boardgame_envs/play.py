@@ -1,6 +1,7 @@
 """Play against a built-in policy in the terminal.
 
-Moves are typed as ``h8`` (renju notation) or ``row,col``; ``undo`` takes back
+Moves are typed in renju notation (``h8`` on 15x15, ``b2`` the centre of
+tic-tac-toe) or as ``row,col``; ``undo`` takes back
 your last move and the reply, ``hint`` asks the alpha-beta search, ``quit``
 (or end of input) stops. Bad input is explained in one line and asked again.
 """
@@ -10,11 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.games.notation import parse_point, point_name
 from boardgame_envs.policies.base import Forfeit
 
-HELP = "type a point (h8 or row,col), or: undo, hint, quit"
+
+
+def usage(n: int) -> str:
+    """How to type a move on an ``n`` x ``n`` board, with the centre point as the example."""
+    return f"type a point ({point_name((n // 2) * n + n // 2, n)} or row,col), or: undo, hint, quit"
 
 
 def play_terminal(
@@ -40,8 +46,11 @@ def play_terminal(
 
     env = replay()
     human = env.possible_agents[0 if human_first else 1]
-    n = env.unwrapped.game.size
-    print_fn(f"You play {human}. {HELP}.")
+    game = env.unwrapped.game
+    n = game.size
+    help_text = usage(n)
+    colour = game.color_name((BLACK, WHITE)[env.possible_agents.index(human)])
+    print_fn(f"You play {human} ({colour}). {help_text}.")
     while not env.unwrapped.game_state.terminal:
         if env.agent_selection != human:
             try:
@@ -81,7 +90,7 @@ def play_terminal(
             action = parse_point(text, n)
             env.step(action)
         except (ValueError, IllegalMoveError) as exc:
-            print_fn(f"{exc}. {HELP}.")
+            print_fn(f"{exc}. {help_text}.")
             continue
         moves.append(action)
     print_fn(env.render())

@@ -26,9 +26,9 @@ def test_bad_input_is_one_line_exit_2(capsys):
     assert main(["demo", "chess"]) == 2  # argparse's own errors are exit codes too, not SystemExit
 
 
-def test_bench_unknown_name_is_usage(capsys):
-    main(["bench", "nope"])
-    assert "usage" in capsys.readouterr().err
+def test_bench_unknown_name_is_one_line(capsys):
+    assert main(["bench", "nope"]) == 2
+    assert "unknown benchmark 'nope'" in capsys.readouterr().err
 
 
 def test_train_without_torch_is_one_line_exit_2(capsys, monkeypatch):

@@ -20,7 +20,7 @@ from typing import Any
 
 from boardgame_envs.alphazero.config import BACKENDS, AlphaZeroConfig, field_docs
 from boardgame_envs.alphazero.summary import SUMMARY
-from boardgame_envs.cliargs import add_game_arguments, game_env_fn
+from boardgame_envs.cliargs import add_game_arguments, game_env_fn, say_interrupted
 
 CHOICES = {"backend": BACKENDS}  # fields with a fixed list of values
 SHOWN_DEFAULTS = {"out": "runs/GAME; gomoku: runs/gomokuN_RULE"}  # defaults the command picks, not the dataclass
@@ -88,7 +88,15 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f'train needs torch ({exc}); install it with: pip install "boardgame-envs[train]"') from None
     trainer = AlphaZeroTrainer(env_fn, config)
     start = trainer.iteration
-    rows = trainer.train()
+    if start:
+        print(f"resuming from iteration {start} ({config.out}/latest.pt)", flush=True)
+    try:
+        rows = trainer.train()
+    except KeyboardInterrupt:
+        kept = trainer.saved_iteration
+        where = f"checkpoint at iteration {kept} is kept ({config.out}/latest.pt)" if kept else "no checkpoint was written yet"
+        say_interrupted(f"interrupted; {where}")
+        return 130
     print(f"{len(rows)} iterations (now {trainer.iteration}, resumed from {start}); {trainer.games_played} self-play games")
     for key, value in (rows[-1] if rows else {}).items():
         if key.startswith(("score_vs", "elo_vs", "loss")):

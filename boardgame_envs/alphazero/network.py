@@ -80,7 +80,23 @@ class PolicyValueNet(nn.Module):
 
 
 def resolve_device(name: str) -> torch.device:
-    """``"auto"``: CUDA when present, else the CPU; otherwise the named device."""
+    """``"auto"``: CUDA when present, else the CPU; otherwise the named device, which must exist here.
+
+    A name torch does not know (``"tpu"``) or a device this machine lacks (``"cuda"``
+    without a GPU or with a CPU-only torch) raises ``ValueError`` now, not at the first tensor.
+    """
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(name)
+    try:
+        device = torch.device(name)
+    except (RuntimeError, TypeError):
+        raise ValueError(f"unknown device {name!r}; expected auto, cpu, cuda or cuda:N") from None
+    if device.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0:
+            raise ValueError(f"device {name!r}: no CUDA GPU here (torch {torch.__version__}); use cpu or auto")
+        if device.index is not None and device.index >= count:
+            raise ValueError(f"device {name!r}: this machine has {count} CUDA GPU(s), cuda:0..cuda:{count - 1}")
+    elif device.type == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"device {name!r}: no Apple MPS here; use cpu or auto")
+    return device

@@ -82,6 +82,7 @@ class AlphaZeroTrainer:
             except CheckpointError as exc:
                 raise CheckpointError(f"cannot resume: {exc}; to start afresh, remove it or pick another out directory") from None
             self._restore(checkpoint)
+        self.saved_iteration = self.iteration  # the iteration of out/latest.pt (0: none written)
         self._selfplay: Any = None
         self._writer: Any = None
 
@@ -95,8 +96,8 @@ class AlphaZeroTrainer:
         if cfg.iterations is None and cfg.minutes is None:
             raise ValueError("set config.iterations or config.minutes: training has no end otherwise")
         deadline = None if cfg.minutes is None else time.perf_counter() + 60.0 * cfg.minutes
-        total = None if cfg.iterations is None else max(cfg.iterations - self.iteration, 0)
-        bar = tqdm(total=total, desc="alphazero", unit="it", disable=not cfg.progress)
+        # The bar counts all iterations: a resumed run starts it where the checkpoint was.
+        bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="alphazero", unit="it", disable=not cfg.progress)
         rows = []
         started, first = time.perf_counter(), self.iteration
         while (cfg.iterations is None or self.iteration < cfg.iterations) and (
@@ -165,6 +166,7 @@ class AlphaZeroTrainer:
         if self.out is not None:
             append_metrics(self.out, row)
             save_checkpoint(self.out / LATEST, self.checkpoint())
+            self.saved_iteration = self.iteration
         return row
 
     # ------------------------------------------------------------- the parts

@@ -1,6 +1,7 @@
 """The ``ansi`` rendering of a game state: the board as text.
 
-It marks the last move and, under renju, the points forbidden for black.
+It marks the last move and, under renju, the points forbidden for black;
+once the game is over, a last line says the result.
 Pictures (``rgb_array``, ``human``) are drawn by :mod:`boardgame_envs.render`.
 """
 
@@ -50,4 +51,7 @@ def render_ansi(state: GameState) -> str:
     if forbidden is not None:
         legend += f"  {FORBIDDEN_CHAR} forbidden for black"
     lines.append(legend)
+    if state.terminal:
+        result = f"{state.game.color_name(state.winner)} wins" if state.winner else "a draw"
+        lines.append(f"result: {result} after {state.num_moves} moves")
     return "\n".join(lines)

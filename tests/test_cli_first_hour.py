@@ -1,0 +1,107 @@
+"""The command line in a new user's first hour: every mistake is one line and exit 2, Ctrl-C is one line
+and exit 130, a resumed training run says so, and the output says who played and how it ended."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardgame_envs.cli import main
+
+TINY = ["--games-per-iteration", "4", "--parallel-games", "4", "--simulations", "4", "--train-steps", "1",
+        "--batch-size", "8", "--eval-every", "0"]  # fmt: skip
+
+
+def _error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert "Traceback" not in err
+    return last
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["arena", "tictactoe", "mcts"], "two or more policies, got only 'mcts'"),
+    (["arena", "tictactoe", "mcts", "random", "mcts"], "'mcts' named twice"),
+    (["demo", "tictactoe", "--rule", "renju", "--board-size", "9"], "does not apply"),
+    (["demo", "gomoku", "--board-size", "9", "--first", "perfect"], "perfect player"),
+    (["bench", "foo"], "unknown benchmark 'foo'; choose from alphabeta, env"),
+    (["train", "tictactoe", "--iterations", "1", "--eval-opponents", "foo"], "foo"),
+    (["train", "tictactoe", "--iterations", "1", "--device", "tpu"], "unknown device 'tpu'"),
+])  # fmt: skip
+def test_mistakes_are_one_line_and_exit_2(argv, named, capsys, tmp_path):
+    if argv[0] == "train":
+        argv = [*argv, "--out", str(tmp_path / "run")]
+    assert main(argv) == 2
+    assert named in _error_line(capsys)
+
+
+def test_cuda_without_cuda_is_one_line(capsys, tmp_path):
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    assert main(["train", "tictactoe", "--iterations", "1", "--device", "cuda", "--out", str(tmp_path)]) == 2
+    assert "no CUDA GPU here" in _error_line(capsys)
+
+
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_bench_help_lists_the_benchmarks(flag, capsys):
+    assert main(["bench", flag]) == 0
+    out = capsys.readouterr().out
+    assert "firstmove" in out and "alphabeta" in out
+
+
+def test_train_interrupted_keeps_the_checkpoint_and_resumes_from_it(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    from boardgame_envs.alphazero.trainer import AlphaZeroTrainer
+
+    out = str(tmp_path / "run")
+    real = AlphaZeroTrainer.run_iteration
+
+    def interrupt_the_second(self):
+        if self.iteration >= 1:
+            raise KeyboardInterrupt
+        return real(self)
+
+    monkeypatch.setattr(AlphaZeroTrainer, "run_iteration", interrupt_the_second)
+    assert main(["train", "tictactoe", "--iterations", "3", "--out", out, "--no-progress", *TINY]) == 130
+    err = capsys.readouterr().err.strip()
+    assert err == f"boardgame-envs: interrupted; checkpoint at iteration 1 is kept ({out}/latest.pt)"
+    monkeypatch.setattr(AlphaZeroTrainer, "run_iteration", real)
+    assert main(["train", "tictactoe", "--iterations", "2", "--out", out, *TINY]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"resuming from iteration 1 ({out}/latest.pt)\n")
+    assert "2/2" in captured.err and "0/1" not in captured.err  # the progress bar counts from the checkpoint
+
+
+def test_ctrl_c_in_play_and_arena_is_one_line(capsys, monkeypatch):
+    def interrupted(prompt=""):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupted)
+    assert main(["play", "tictactoe", "--opponent", "random"]) == 130
+    assert capsys.readouterr().err == "boardgame-envs: interrupted\n"
+    monkeypatch.setattr("boardgame_envs.arena.play_game", lambda *args, **kwargs: interrupted())
+    assert main(["arena", "tictactoe", "random", "mcts", "--games", "2"]) == 130
+    err = capsys.readouterr().err
+    assert "boardgame-envs: interrupted\n" in err and "Traceback" not in err  # after the match's progress bar
+
+
+def test_demo_says_who_played_whom_and_the_result(capsys):
+    assert main(["demo", "tictactoe", "--first", "perfect", "--second", "perfect"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "player_1 (perfect) vs player_2 (perfect)"
+    assert "result: a draw after 9 moves" in out and out[-1] == "9 moves: draw"
+
+
+def test_play_on_tictactoe_speaks_tictactoe(capsys):
+    from boardgame_envs import tictactoe_v0
+    from boardgame_envs.play import play_terminal
+    from boardgame_envs.policies import RandomPolicy
+
+    lines = []
+    typed = iter(["h8", "a1", "a1", "quit"])
+    play_terminal(lambda: tictactoe_v0.raw_env(render_mode="ansi"), RandomPolicy(seed=0), human_first=True,
+                  input_fn=lambda prompt: next(typed), print_fn=lines.append)  # fmt: skip
+    text = "\n".join(lines)
+    assert lines[0] == "You play player_1 (X). type a point (b2 or row,col), or: undo, hint, quit."
+    assert "(h8 or row,col)" not in text  # no gomoku coordinates suggested, even after a mistake
+    assert "a1 is occupied (by X)" in text
