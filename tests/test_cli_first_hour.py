@@ -73,13 +73,13 @@ def test_train_interrupted_keeps_the_checkpoint_and_resumes_from_it(capsys, tmp_
 
 
 def test_ctrl_c_in_play_and_arena_is_one_line(capsys, monkeypatch):
-    def interrupted(prompt=""):
+    def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("builtins.input", interrupted)
+    monkeypatch.setattr("boardgame_envs.play.play_terminal", interrupted)  # Ctrl-C at the prompt
     assert main(["play", "tictactoe", "--opponent", "random"]) == 130
     assert capsys.readouterr().err == "boardgame-envs: interrupted\n"
-    monkeypatch.setattr("boardgame_envs.arena.play_game", lambda *args, **kwargs: interrupted())
+    monkeypatch.setattr("boardgame_envs.arena.play_game", interrupted)
     assert main(["arena", "tictactoe", "random", "mcts", "--games", "2"]) == 130
     err = capsys.readouterr().err
     assert "boardgame-envs: interrupted\n" in err and "Traceback" not in err  # after the match's progress bar

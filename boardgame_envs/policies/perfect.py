@@ -22,10 +22,10 @@ class PerfectPolicy:
         self.rng = np.random.default_rng(seed)
 
     def check_game(self, game: MNKGame) -> None:
-        """Raise ``ValueError`` now if ``game`` is too large for the exact solver (more than 16 points)."""
+        """Raise ``ValueError`` now if ``game`` is too large for the exact solver (more than ``MAX_CELLS`` points)."""
         if game.num_actions > MAX_CELLS:
             raise ValueError(
-                f"the perfect player only plays boards of at most {MAX_CELLS} points (tic-tac-toe, 4x4), "
+                f"the perfect player only plays boards the exact solver can solve (at most {MAX_CELLS} points), "
                 f"not {game.size}x{game.size}"
             )
 

@@ -305,13 +305,18 @@ def _pettingzoo_stack(raw):
     )
 
 
+def _without_reason(info):
+    """``info`` less the illegal move's reason that ``env()`` adds (PettingZoo's wrappers keep none)."""
+    return {k: v for k, v in info.items() if k not in ("illegal_action", "reason")}
+
+
 def _bookkeeping(env):
     """What an AEC env keeps of the game, read through ``env`` (wrapped or not).
 
     The reason of an illegal move, which ``env()`` adds to the offender's info
     (PettingZoo's wrappers keep none; tests/envs/test_mistakes.py checks it), is left out.
     """
-    infos = {a: {k: v for k, v in info.items() if k not in ("illegal_action", "reason")} for a, info in env.infos.items()}
+    infos = {agent: _without_reason(info) for agent, info in env.infos.items()}
     return (list(env.agents), env.agent_selection, getattr(env.unwrapped, "_skip_agent_selection", None),
             dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations), dict(env.truncations),
             infos)  # fmt: skip
@@ -354,6 +359,8 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
                 result = env.observe(arg)
         except Exception as exc:  # noqa: BLE001 - the exception is what is compared
             return ("raised", type(exc))
+        if isinstance(result, tuple):
+            result = (*result[:4], _without_reason(result[4]))
         if isinstance(result, tuple) and result[0] is not None:
             result = (result[0]["observation"].tolist(), result[0]["action_mask"].tolist(), *result[1:])
         elif isinstance(result, dict):
