@@ -26,7 +26,7 @@ def test_illegal_action_raises_naming_games_and_changes_nothing():
     vec = vector.make("tictactoe", 3)
     vec.step(np.array([4, 4, 0]))
     before = vec.boards.copy()
-    with pytest.raises(IllegalActionsError, match=r"2 game\(s\): game 0: b2 is occupied \(by black\); game 2: action 9") as err:
+    with pytest.raises(IllegalActionsError, match=r"2 game\(s\): game 0: b2 is occupied \(by X\); game 2: action 9") as err:
         vec.step(np.array([4, 1, 9]))
     assert err.value.games.tolist() == [0, 2]
     assert isinstance(err.value, IllegalMoveError) and isinstance(err.value, ValueError)
