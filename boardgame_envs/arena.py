@@ -166,15 +166,20 @@ def match(
 
 def round_robin(
     env_fn: Callable[[], Any], specs: dict[str, Any], games: int = 20, seed: int = 0, jobs: int = 1,
-    progress: bool = True,
+    progress: bool = True, pairs: list[MatchResult] | None = None,
 ) -> dict[str, float]:  # fmt: skip
-    """Every pair plays ``games``; returns Elo ratings (mean 0) fitted by Bradley-Terry maximum likelihood."""
+    """Every pair plays ``games``; returns Elo ratings (mean 0) fitted by Bradley-Terry maximum likelihood.
+
+    ``pairs``, when given, receives each pair's :class:`MatchResult` (for :func:`round_robin_table`).
+    """
     names = list(specs)
     scores = np.zeros((len(names), len(names)))
     counts = np.zeros_like(scores)
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             r = match(env_fn, specs[names[i]], specs[names[j]], games, seed + 1000 * i + j, jobs, progress)
+            if pairs is not None:
+                pairs.append(r)
             points = r.wins + 0.5 * r.draws
             scores[i, j], scores[j, i] = points, r.games - points
             counts[i, j] = counts[j, i] = r.games
@@ -190,3 +195,20 @@ def round_robin(
         strength /= np.exp(np.mean(np.log(strength)))
     elo = 400.0 * np.log10(strength)
     return dict(sorted(zip(names, (float(e) for e in elo)), key=lambda kv: -kv[1]))
+
+
+def round_robin_table(elo: dict[str, float], pairs: list[MatchResult]) -> str:
+    """The round robin as text: Elo per policy, then each pair's wins, draws, losses and score with its
+    95% interval, in columns as wide as the longest name (checkpoint paths included)."""
+    width = max(len(name) for name in elo)
+    games = sorted({r.games for r in pairs})
+    lines = [f"Elo (mean 0), {'/'.join(map(str, games))} games per pair"]
+    lines += [f"  {name:<{width}}  {rating:+6.0f}" for name, rating in elo.items()]
+    pair_width = 2 * width + 4
+    lines.append(f"  {'pair':<{pair_width}}{'W':>5}{'D':>5}{'L':>5}  score of the first (95%)")
+    for r in pairs:
+        s, lo, hi = r.score()
+        lines.append(f"  {r.name_a + ' vs ' + r.name_b:<{pair_width}}{r.wins:>5}{r.draws:>5}{r.losses:>5}"
+                     f"  {s:.3f} ({lo:.3f}..{hi:.3f})")  # fmt: skip
+    return "\n".join(lines)
+

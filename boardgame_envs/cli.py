@@ -43,7 +43,7 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def arena(args: argparse.Namespace) -> int:
-    from boardgame_envs.arena import match, round_robin
+    from boardgame_envs.arena import match, round_robin, round_robin_table
 
     env_fn = game_env_fn(args)
     for name in args.policies:
@@ -52,10 +52,10 @@ def arena(args: argparse.Namespace) -> int:
         a, b = args.policies
         print(match(env_fn, a, b, games=args.games, seed=args.seed, jobs=args.jobs))
     else:
-        table = round_robin(env_fn, {p: p for p in args.policies}, games=args.games, seed=args.seed, jobs=args.jobs)
-        print(f"Elo (mean 0), {args.games} games per pair")
-        for name, elo in table.items():
-            print(f"  {name:<12}{elo:+8.0f}")
+        pairs: list = []
+        table = round_robin(env_fn, {p: p for p in args.policies}, games=args.games, seed=args.seed, jobs=args.jobs,
+                            pairs=pairs)  # fmt: skip
+        print(round_robin_table(table, pairs))
     return 0
 
 

@@ -105,3 +105,20 @@ def test_play_on_tictactoe_speaks_tictactoe(capsys):
     assert lines[0] == "You play player_1 (X). type a point (b2 or row,col), or: undo, hint, quit."
     assert "(h8 or row,col)" not in text  # no gomoku coordinates suggested, even after a mistake
     assert "a1 is occupied (by X)" in text
+
+
+def test_round_robin_shows_each_pair_in_aligned_columns(capsys):
+    from boardgame_envs.arena import MatchResult, round_robin_table
+
+    long = "runs/gomoku9_freestyle/latest.pt"
+    a = MatchResult(long, "mcts", {"first": [3, 1, 1], "second": [2, 2, 1]})
+    b = MatchResult("mcts", "random", {"first": [5, 0, 0], "second": [5, 0, 0]})
+    lines = round_robin_table({long: 150.0, "mcts": 20.0, "random": -170.0}, [a, b]).splitlines()
+    assert lines[0] == "Elo (mean 0), 10 games per pair"
+    assert lines[1] == f"  {long}    +150" and lines[3].startswith("  random  ")
+    assert lines[5].split()[-5:-2] == ["5", "3", "2"] and "0.650 (" in lines[5]
+    column = lines[4].index("score")  # every pair's score starts under the header, long name or short
+    assert lines[5][column:column + 5] == "0.650" and lines[6][column:column + 5] == "1.000"
+    assert main(["arena", "tictactoe", "random", "mcts:simulations=20", "alphabeta:nodes=200", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "random vs mcts:simulations=20" in out and "score of the first (95%)" in out
