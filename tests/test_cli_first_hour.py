@@ -122,3 +122,24 @@ def test_round_robin_shows_each_pair_in_aligned_columns(capsys):
     assert main(["arena", "tictactoe", "random", "mcts:simulations=20", "alphabeta:nodes=200", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "random vs mcts:simulations=20" in out and "score of the first (95%)" in out
+
+
+def test_the_replay_hint_of_a_gomoku_run_is_a_command_that_works(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    import shlex
+
+    out = str(tmp_path / "g5")
+    argv = ["train", "gomoku", "--board-size", "5", "--win-length", "4", "--iterations", "1", "--out", out, *TINY]
+    assert main([*argv, "--no-progress"]) == 0
+    hint = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("checkpoint: "))
+    command = shlex.split(hint[hint.index("(boardgame-envs ") + 1 : -1])
+    assert command[:3] == ["boardgame-envs", "play", "gomoku"] and "--board-size" in command
+    seen = {}
+
+    def play_terminal(env_fn, opponent, human_first):  # instead of a terminal game: what the command built
+        seen["game"] = env_fn().unwrapped.game
+        seen["opponent"] = opponent
+
+    monkeypatch.setattr("boardgame_envs.play.play_terminal", play_terminal)
+    assert main(command[1:]) == 0  # the checkpoint fits the board the hint names
+    assert (seen["game"].size, seen["game"].win_length) == (5, 4) and seen["opponent"].game == seen["game"]
