@@ -129,8 +129,9 @@ def _ignore_sigint() -> None:
 class Runner:
     """Plays games on ``jobs`` worker processes (in this process when ``jobs == 1``).
 
-    Use as a context manager; leaving it on an exception (Ctrl-C included) stops the
-    workers at once rather than waiting for the games in flight.
+    Use as a context manager; leaving it stops the workers at once, so a caller that
+    stops reading results early (a deadline, Ctrl-C, an error) does not wait for the
+    games it did not take.
     """
 
     def __init__(self, jobs: int = 1) -> None:
@@ -140,12 +141,9 @@ class Runner:
     def __enter__(self) -> Runner:
         return self
 
-    def __exit__(self, kind: Any, *_: Any) -> None:
+    def __exit__(self, *_: Any) -> None:
         if self.pool is not None:
-            if kind is None:
-                self.pool.close()
-            else:
-                self.pool.terminate()
+            self.pool.terminate()  # games still queued or in flight are not wanted (a deadline, Ctrl-C, an error)
             self.pool.join()
 
     def play(self, env_fn: Callable[[], Any], tasks: Iterable[Task]) -> Iterator[GameResult]:
