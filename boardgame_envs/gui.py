@@ -16,12 +16,14 @@ status line at the end.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent import futures
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
 from boardgame_envs.games.notation import point_name
+from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.render import Board, Options, rgb
 from boardgame_envs.render.scene import BAND, BAND_TEXT, geometry
 from boardgame_envs.render.window import Window
@@ -70,6 +72,7 @@ class PlayWindow:
         self.hover: int | None = None
         self.hint: int | None = None
         self.message: str | None = None
+        self.forfeit: str | None = None  # why the opponent lost by its own fault (an engine crashed, ...)
 
     def _replay(self) -> Any:
         env = self.env_fn()
@@ -88,8 +91,13 @@ class PlayWindow:
         return self.env.unwrapped.game_state
 
     @property
+    def over(self) -> bool:
+        """The game has ended: by the rules, or by the opponent's forfeit."""
+        return self.state.terminal or self.forfeit is not None
+
+    @property
     def humans_turn(self) -> bool:
-        return not self.state.terminal and self.env.agent_selection == self.human
+        return not self.over and self.env.agent_selection == self.human
 
     def click(self, action: int) -> None:
         """The human plays ``action`` if it is legal; otherwise the status line says why not."""
@@ -111,7 +119,7 @@ class PlayWindow:
             return
         del self.moves[mine[-1] :]
         self.env = self._replay()
-        self.hint, self.message = None, None
+        self.hint, self.message, self.forfeit = None, None, None
 
     def ask_hint(self) -> None:
         if not self.humans_turn or self.busy:
@@ -136,13 +144,19 @@ class PlayWindow:
         """Start the opponent's move when it is due; take a finished answer."""
         if self._job is not None and self._job.done():
             job, self._job = self._job, None
-            action = job.result()  # a policy's error surfaces here, in the main thread
+            try:
+                action = job.result()  # a policy's error surfaces here, in the main thread
+            except Forfeit as exc:  # an engine that crashed, timed out or broke the rules loses
+                if self._job_kind != "move":
+                    raise
+                self.forfeit = f"{self.env.agent_selection} forfeits: {exc}"
+                return
             if self._job_kind == "move":
                 self._play(action)
             else:
                 self.hint = action
                 self.message = f"hint: {point_name(action, self.state.game.size)}"
-        if self._job is None and not self.state.terminal and not self.humans_turn:
+        if self._job is None and not self.over and not self.humans_turn:
             self._start("move", self.opponent)
 
     # ------------------------------------------------------------- the window
@@ -152,6 +166,8 @@ class PlayWindow:
     def status_note(self) -> str | None:
         if self.busy:
             return "finding a hint…" if self._job_kind == "hint" else "thinking…"
+        if self.forfeit is not None:
+            return f"{self.forfeit} · you win!"
         if self.state.terminal:
             winner = self.state.winner
             if winner == 0:
@@ -235,15 +251,15 @@ class PlayWindow:
                 clock.tick(self.fps)  # a person's pace, and an idle CPU
         finally:
             self.close()
+        if self.forfeit is not None:  # the opponent lost by its own fault
+            return self.env.possible_agents.index(self.human) + 1
         return int(self.state.winner)
 
     def wait(self, timeout: float = 60.0) -> None:
-        """Tick until the worker thread is idle (for scripts and tests)."""
-        if self._job is not None:
-            self._job.result(timeout=timeout)
-        self.tick()
-        if self._job is not None:
-            self._job.result(timeout=timeout)
+        """Tick until the worker thread is idle (for scripts and tests); a policy's error surfaces in the tick."""
+        for _ in range(2):  # the human's move may start the opponent's
+            if self._job is not None and not futures.wait([self._job], timeout).done:
+                raise TimeoutError(f"the {self._job_kind} took more than {timeout} s")
             self.tick()
 
     def close(self) -> None:

@@ -128,3 +128,24 @@ def test_run_ends_when_the_window_is_closed(ttt):
     _click(ttt, *ttt.pixel_of(4))
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     assert ttt.run() == 0 and not ttt.window.is_open  # unfinished: no winner
+
+
+def test_an_opponent_forfeit_ends_the_game():
+    from boardgame_envs.policies.base import Forfeit
+
+    class Crashing:
+        def act(self, env):
+            raise Forfeit("the engine crashed")
+
+    gui = PlayWindow(tictactoe_v0.raw_env, Crashing())
+    try:
+        gui.tick()
+        _click(gui, *gui.pixel_of(4))
+        gui.wait()
+        assert gui.over and gui.status_note() == "player_2 forfeits: the engine crashed · you win!"
+        _click(gui, *gui.pixel_of(0))  # the game is over: a click does nothing
+        assert gui.moves == [4]
+        _key(gui, "u")  # undo: the game goes on, and the opponent is asked again
+        assert gui.moves == [] and not gui.over
+    finally:
+        gui.close()
