@@ -176,7 +176,7 @@ class BoardGameEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         """Start a game; the opponent moves first if the learner's seat is second."""
         super().reset(seed=seed)
-        self.aec.reset()
+        self.aec.reset(options=options)
         self._forfeit = False
         if seed is not None:
             self._reseed_opponent(int(self.np_random.integers(2**31)))

@@ -143,3 +143,11 @@ def test_action_masks_through_the_wrappers_and_before_reset():
     assert env.unwrapped.action_masks().all()
     assert env.get_wrapper_attr("action_masks")().all()
     assert get_action_masks(env).all()  # sb3-contrib's helper finds it through Gymnasium's wrappers
+
+
+def test_the_gymnasium_view_checks_reset_options_as_the_aec_env_does():
+    env = gymnasium.make("boardgame_envs/TicTacToe-v0")
+    with pytest.warns(UserWarning, match="reset ignores unknown option"):
+        env.reset(options={"openning": "b2"})
+    with pytest.raises(TypeError, match="options must be None or a dict"):
+        env.reset(options="b2")
