@@ -65,7 +65,8 @@ class PolicyList(argparse.Action):
             raise argparse.ArgumentError(self, f"the arena needs two or more policies, got only {values[0]!r}")
         twice = sorted({v for v in values if values.count(v) > 1})
         if twice and len(values) > 2:
-            raise argparse.ArgumentError(self, f"{', '.join(map(repr, twice))} named twice; a round robin names each once "
-                                               "(two of one kind differ by their arguments, e.g. mcts:simulations=200 "
-                                               "and mcts:simulations=800)")  # fmt: skip
+            named = ", ".join(map(repr, twice))
+            raise argparse.ArgumentError(self, f"{named} named twice; a round robin names each once (two of one kind "
+                                               "differ by their arguments, e.g. mcts:simulations=200 and "
+                                               "mcts:simulations=800)")  # fmt: skip
         setattr(namespace, self.dest, values)

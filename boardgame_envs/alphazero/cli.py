@@ -94,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
         rows = trainer.train()
     except KeyboardInterrupt:
         kept = trainer.saved_iteration
-        where = f"checkpoint at iteration {kept} is kept ({config.out}/latest.pt)" if kept else "no checkpoint was written yet"
+        where = "no checkpoint was written yet"
+        if kept:
+            where = f"checkpoint at iteration {kept} is kept ({config.out}/latest.pt)"
         say_interrupted(f"interrupted; {where}")
         return 130
     print(f"{len(rows)} iterations (now {trainer.iteration}, resumed from {start}); {trainer.games_played} self-play games")

@@ -76,8 +76,10 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  it said: {line}")
     child(env)  # fills the cache if it is empty; not counted
     runs = [child(env) for _ in range(args.repeat)]
-    print(f"warm numba cache, median of {args.repeat} fresh processes (process wall time "
-          f"{statistics.median(w for _, w, _ in runs):.2f} s, import {statistics.median(t['import'] for t, _, _ in runs):.2f} s):")  # fmt: skip
+    wall = statistics.median(w for _, w, _ in runs)
+    imported = statistics.median(t["import"] for t, _, _ in runs)
+    print(f"warm numba cache, median of {args.repeat} fresh processes (process wall time {wall:.2f} s, "
+          f"import {imported:.2f} s):")  # fmt: skip
     for name, what in (("alphabeta", "alpha-beta move"), ("mcts", "MCTS move (2000 simulations)"),
                        ("renju", "forbidden_mask")):  # fmt: skip
         first = statistics.median(t[name][0] for t, _, _ in runs)

@@ -39,7 +39,7 @@ RESET_OPTIONS = ("opening",)  # the keys reset(options=...) accepts
 
 
 def check_reset_arguments(seed: Any, options: Any) -> None:
-    """Refuse a ``reset`` seed that is not a non-negative integer or options that are not a dict; warn of unknown keys."""
+    """Refuse a ``reset`` seed that is no non-negative integer, or options that are no dict; warn of unknown keys."""
     if seed is not None:
         if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be None or a non-negative integer, got {seed!r}")

@@ -129,7 +129,8 @@ class AlphaBetaPolicy:
 
         From the side to move: ``WIN - p`` for a win in ``p`` plies, ``-(WIN - p)``
         for a loss in ``p`` plies (``WIN`` is
-        :data:`~boardgame_envs.policies.alphabeta_kernels.WIN`), heuristic values in between, ``-INF`` for moves not searched (illegal, or cut by ``width``).
+        :data:`~boardgame_envs.policies.alphabeta_kernels.WIN`), heuristic values in between,
+        ``-INF`` for moves not searched (illegal, or cut by ``width``).
         The best moves' scores are exact; any other move's is an upper bound
         below the best, so a score at or below ``-(WIN - depth)`` proves a loss
         while a higher one does not prove the move safe. Unlike :meth:`act`,
