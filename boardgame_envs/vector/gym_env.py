@@ -10,8 +10,8 @@ arguments (``game``, ``board_size``, ``win_length``, ``rule``, ``opponent``,
 observations, rewards and masks game by game; plus ``parallel`` (numba threads).
 Between steps every game is at the learner's turn.
 
-* ``opponent``: ``"random"`` and ``"greedy"`` (win, else block, else random) run
-  batched in numba; a callable ``(observations, action_masks) -> actions`` is
+* ``opponent``: ``"random"`` and ``"greedy"`` / ``"greedy:epsilon=E"`` (the
+  registry's one-ply player: win, else block, else extend lines) run batched in numba; a callable ``(observations, action_masks) -> actions`` is
   called once a step with the waiting games (a frozen network: self-play);
   any other policy spec or policy object plays game by game (much slower: the
   policy's time times the number of games). See :mod:`boardgame_envs.vector.opponents`.

@@ -42,7 +42,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True, inline="always")
-def _uniform_below(rng, b, m):
+def uniform_below(rng, b, m):
     """A draw from ``0..m-1`` by game ``b``'s splitmix64 stream (bias below m / 2**32)."""
     z = rng[b] + _GOLDEN
     rng[b] = z
@@ -285,14 +285,15 @@ def observe(boards, viewers, to_move, last_move, forbidden, out, words):
 
 
 @njit(cache=True, inline="always")
-def _sample_one(b, legal, num_legal, rng, out):
+def sample_one(b, legal, num_legal, rng, out):
+    """A uniformly random legal point for game ``b``'s mover into ``out[b]`` (-1 if it has none)."""
     m = num_legal[b]
     if m == 0:
         out[b] = -1
         return
     # Counting down over the row, without a branch on each point (legal rows of
     # random play are irregular: a branch per point mispredicts often).
-    j = _uniform_below(rng, b, m)
+    j = uniform_below(rng, b, m)
     row = legal[b]
     for i in range(row.size):
         j -= row[i]
@@ -305,56 +306,14 @@ def _sample_one(b, legal, num_legal, rng, out):
 def sample_serial(legal, num_legal, rng, out):
     """A uniformly random legal point for each game's mover (-1 where there is none)."""
     for b in range(legal.shape[0]):
-        _sample_one(b, legal, num_legal, rng, out)
+        sample_one(b, legal, num_legal, rng, out)
 
 
 @njit(cache=True, parallel=True)
 def sample_parallel(legal, num_legal, rng, out):
     """:func:`sample_serial` with the games shared among numba's threads."""
     for b in prange(legal.shape[0]):
-        _sample_one(b, legal, num_legal, rng, out)
-
-
-@njit(cache=True)
-def greedy_actions(cfg, boards, to_move, legal, num_legal, where, rng, out):
-    """For each game in ``where``: a winning point if any, else one that stops the opponent's win, else random.
-
-    Ties are broken uniformly (reservoir sampling over the candidates of the best kind).
-    Winning and blocking points are among the mover's legal points, so under renju
-    black never blocks on a forbidden point.
-    """
-    n = cfg[CFG_N]
-    k = cfg[CFG_K]
-    for b in range(boards.shape[0]):
-        if not where[b]:
-            continue
-        if num_legal[b] == 0:
-            out[b] = -1
-            continue
-        board = boards[b]
-        me = to_move[b]
-        opp = opponent(me)
-        exact_me = (cfg[CFG_EXACT_BLACK] if me == BLACK else cfg[CFG_EXACT_WHITE]) != 0
-        exact_opp = (cfg[CFG_EXACT_BLACK] if opp == BLACK else cfg[CFG_EXACT_WHITE]) != 0
-        best_kind = 0  # 2: wins, 1: blocks
-        seen = 0
-        choice = -1
-        for i in range(n * n):
-            if not legal[b, i]:
-                continue
-            kind = 2 if makes_win(board, n, i, me, k, exact_me) else 1 if makes_win(board, n, i, opp, k, exact_opp) else 0
-            if kind < best_kind or kind == 0:
-                continue
-            if kind > best_kind:
-                best_kind = kind
-                seen = 0
-            seen += 1
-            if _uniform_below(rng, b, seen) == 0:
-                choice = i
-        if best_kind == 0:
-            _sample_one(b, legal, num_legal, rng, out)
-        else:
-            out[b] = choice
+        sample_one(b, legal, num_legal, rng, out)
 
 
 # The kernels above compile in the rules of games/lines.py and games/renju.py:

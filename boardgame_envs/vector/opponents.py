@@ -5,9 +5,10 @@ mover of each game of ``vec`` (a :class:`~boardgame_envs.vector.engine.VectorGam
 flagged in ``where``; entries of the other games are ignored. ``seed(seed)``
 restarts its random stream.
 
-* ``"random"`` (:class:`RandomOpponent`) and ``"greedy"`` (:class:`GreedyOpponent`:
-  a winning point, else one that stops the opponent's five, else random) run in
-  numba over the whole batch.
+* ``"random"`` (:class:`RandomOpponent`) and ``"greedy"`` / ``"greedy:epsilon=E"``
+  (:class:`GreedyOpponent`: the registry's one-ply player, a winning point, else
+  one that stops the opponent's win, else the best line, with a share ``E`` of
+  random moves) run in numba over the whole batch.
 * A callable ``(observations, action_masks) -> actions`` (:class:`BatchedCallable`)
   gets the planes and masks of the waiting games in one batch: a frozen network
   answers them all in one forward pass (self-play).
@@ -25,12 +26,18 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.lines import BLACK
+from numba import njit
+
+from boardgame_envs.games import lines, renju
+from boardgame_envs.games.kernel_cache import drop_stale_cache
+from boardgame_envs.games.lines import BLACK, opponent
+from boardgame_envs.policies import greedy, kernels
 from boardgame_envs.policies.base import Forfeit
+from boardgame_envs.policies.greedy import GreedyPolicy, greedy_scores
 from boardgame_envs.vector import kernels as K
 from boardgame_envs.vector.engine import VectorGames
 
-BATCHED = ("random", "greedy")
+BATCHED = ("random", "greedy")  # registry kinds that run batched here
 
 
 class _Seeded:
@@ -61,15 +68,54 @@ class RandomOpponent(_Seeded):
         return out
 
 
+@njit(cache=True)
+def _greedy_batch(boards, to_move, legal, num_legal, where, rules, epsilon, rng, out):
+    """:class:`~boardgame_envs.policies.greedy.GreedyPolicy`'s move in each game flagged in ``where``.
+
+    Its scores (:func:`~boardgame_envs.policies.greedy.greedy_scores`: win, else
+    block, else line potential), ties broken uniformly; a uniformly random legal
+    move with probability ``epsilon``, or when no scored point is playable.
+    """
+    scale = 1 << 30
+    for b in range(boards.shape[0]):
+        if not where[b]:
+            continue
+        if num_legal[b] == 0:
+            out[b] = -1
+            continue
+        if epsilon > 0.0 and K.uniform_below(rng, b, scale) < epsilon * scale:
+            K.sample_one(b, legal, num_legal, rng, out)
+            continue
+        scores = greedy_scores(boards[b].copy(), rules, to_move[b])
+        best = scores.max()
+        if best < 0:
+            K.sample_one(b, legal, num_legal, rng, out)
+            continue
+        seen = 0
+        for i in range(scores.size):
+            if scores[i] == best:
+                seen += 1
+                if K.uniform_below(rng, b, seen) == 0:  # reservoir sampling: uniform among the best
+                    out[b] = i
+
+
 class GreedyOpponent(_Seeded):
-    """Wins if it can, else blocks the opponent's winning point, else plays at random; ties broken at random."""
+    """The registry's ``greedy`` player (win, else block, else extend lines; ``epsilon`` random moves), batched in numba."""
 
     name = "greedy"
 
+    def __init__(self, epsilon: float = 0.0, seed: int | None = None) -> None:
+        GreedyPolicy(epsilon)  # checks epsilon as the registry's player does
+        super().__init__(seed)
+        self.epsilon = float(epsilon)
+
     def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
         out = np.full(vec.num_envs, -1, dtype=np.int64)
-        K.greedy_actions(vec._cfg, vec._boards, vec._to_move, vec._legal, vec._num_legal, where,
-                         self._stream(vec.num_envs), out)  # fmt: skip
+        game = vec.game
+        rules = np.array([game.size, game.win_length, game.exact(BLACK), game.exact(opponent(BLACK)),
+                          game.is_renju], dtype=np.int64)  # as policies.kernels.rules_of  # fmt: skip
+        _greedy_batch(vec._boards, vec._to_move, vec._legal, vec._num_legal, where, rules, self.epsilon,
+                      self._stream(vec.num_envs), out)  # fmt: skip
         return out
 
 
@@ -148,17 +194,25 @@ class PerGamePolicy:
 
 def make_opponent(spec: Any, encode: Callable[[np.ndarray], np.ndarray], seed: int | None = None) -> Any:
     """The batched opponent for ``spec``: ``"random"``, ``"greedy"``, a callable, or a per-game registry policy."""
-    if isinstance(spec, str) and spec in BATCHED:
-        return RandomOpponent(seed) if spec == "random" else GreedyOpponent(seed)
     if isinstance(spec, (str, tuple)):
-        from boardgame_envs.policies.registry import make_policy
+        from boardgame_envs.policies.registry import make_policy, parse_spec
 
+        name, target, kwargs = parse_spec(spec) if isinstance(spec, str) else (spec[0], None, spec[1])
+        if name == "random" and not kwargs and target is None:
+            return RandomOpponent(seed)
+        if name == "greedy" and target is None and isinstance(kwargs, dict) and set(kwargs) <= {"epsilon"}:
+            return GreedyOpponent(kwargs.get("epsilon", 0.0), seed)
         return PerGamePolicy(make_policy(spec, seed=seed))
     if hasattr(spec, "act"):
         return PerGamePolicy(spec)
     if callable(spec):
         return BatchedCallable(spec, encode)
     raise ValueError(
-        f"opponent must be 'random', 'greedy', a policy spec (e.g. 'mcts:simulations=200'), a policy with "
+        f"opponent must be a policy spec ('random', 'greedy:epsilon=0.1', 'mcts:simulations=200', ...), a policy with "
         f"act(env) or a callable (observations, action_masks) -> actions; got {spec!r}"
     )
+
+
+# _greedy_batch compiles in the rules and the greedy player's scoring: forget
+# its cached machine code whenever their files change.
+drop_stale_cache(_greedy_batch, depends_on=(lines, renju, K, kernels, greedy))

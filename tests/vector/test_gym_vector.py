@@ -8,7 +8,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import boardgame_envs  # noqa: F401  (registers the ids)
-from boardgame_envs import vector
+from boardgame_envs import gomoku_v0, vector
 from boardgame_envs.envs.single_agent import BoardGameEnv
 from boardgame_envs.games.notation import parse_point
 from boardgame_envs.policies import RandomPolicy
@@ -83,22 +83,41 @@ def test_same_games_as_the_single_agent_view(kwargs):
     assert finished >= num_envs
 
 
-def greedy_picks(moves, seeds=40):
-    """The points the greedy opponent picks, over ``seeds`` seeds, in the tic-tac-toe game after ``moves``."""
+def greedy_picks(moves, seeds=40, epsilon=0.0):
+    """The points the batched greedy opponent picks, over ``seeds`` seeds, in the tic-tac-toe game after ``moves``."""
     vec = vector.make("tictactoe", 1)
     for a in moves:
         vec.step(np.array([a]))
-    return {int(GreedyOpponent(seed).actions(vec, np.ones(1, dtype=bool))[0]) for seed in range(seeds)}
+    return {int(GreedyOpponent(epsilon, seed).actions(vec, np.ones(1, dtype=bool))[0]) for seed in range(seeds)}
 
 
-def test_greedy_wins_else_blocks_else_plays_at_random():
-    # O to move:   wins at 5 (X's threat at 2 waits)   blocks at 2      nothing to win or block
+def test_greedy_wins_else_blocks():
+    # O to move:   wins at 5 (X's threat at 2 waits)   blocks at 2      epsilon=1: any empty cell
     #                X X .                             X X .            X . .
     #                O O .                             . O .            . O .
     #                X . .                             . . .            . . X
     assert greedy_picks([0, 3, 1, 4, 6]) == {5}
     assert greedy_picks([0, 4, 1]) == {2}
-    assert greedy_picks([0, 4, 8]) == {1, 2, 3, 5, 6, 7}  # every empty cell, at random
+    assert greedy_picks([0, 4, 8], epsilon=1.0) == {1, 2, 3, 5, 6, 7}
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_batched_greedy_is_the_registry_greedy(rule):
+    """On mid-game positions, the batched player picks among exactly the points GreedyPolicy picks among."""
+    from boardgame_envs.policies.registry import make_policy
+
+    vec = vector.make("gomoku", 4, board_size=9, rule=rule, seed=0)
+    for _ in range(14):
+        vec.step(vec.sample_legal_actions())
+    where = np.ones(4, dtype=bool)
+    batched = [{int(GreedyOpponent(0.0, s).actions(vec, where)[g]) for s in range(30)} for g in range(4)]
+    env = gomoku_v0.raw_env(9, 5, rule)
+    env.reset()
+    for g in range(4):
+        env.game_state = vec.game_state(g)
+        env.agent_selection = env.possible_agents[vec.current_player[g]]
+        single = {make_policy("greedy", seed=s).act(env) for s in range(30)}
+        assert batched[g] == single, f"game {g}"
 
 
 def test_greedy_renju_black_does_not_block_on_a_forbidden_point():
@@ -119,9 +138,8 @@ def test_greedy_renju_black_does_not_block_on_a_forbidden_point():
         vec.step(np.array([parse_point(point, 9)]))
     e5 = parse_point("e5", 9)
     assert vec.current_player[0] == 0 and vec.forbidden[0, e5]
-    picks = {int(GreedyOpponent(s).actions(vec, np.ones(1, bool))[0]) for s in range(20)}
+    picks = {int(GreedyOpponent(0.0, s).actions(vec, np.ones(1, bool))[0]) for s in range(20)}
     assert e5 not in picks and all(vec.legal_action_mask[0, p] for p in picks)
-    assert len(picks) > 1  # nothing to win or block legally: random legal moves
 
 
 def test_per_game_policies_play_legal_moves():
@@ -192,7 +210,8 @@ def test_record_episode_statistics_wrapper_counts_games():
         ({"game": "go"}, "unknown game 'go'"),
         ({"seat": "middle"}, "unknown seat 'middle'"),
         ({"illegal_action": "skip"}, "illegal_action must be one of"),
-        ({"opponent": 3}, "opponent must be 'random', 'greedy'"),
+        ({"opponent": 3}, "opponent must be a policy spec"),
+        ({"opponent": "greedy:epsilon=2"}, r"epsilon must be a number in \[0, 1\]"),
         ({"opponent": "nobody"}, "unknown policy 'nobody'"),
         ({"render_mode": "human"}, "does not render"),
     ],
