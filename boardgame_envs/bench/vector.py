@@ -12,6 +12,7 @@ Our loop is ``vec.step(vec.sample_legal_actions())`` over ``boardgame_envs.vecto
   (freestyle, five or more) from Python one game at a time (``legal_actions()``,
   a uniform choice by ``random.Random``, ``apply_action()``), with no
   observations; every ratio is to that one figure (OpenSpiel has no renju).
+  All of them take turns in slices too.
 * ``--parallel``: the same loops with ``parallel=True`` (numba ``prange`` over
   games), as a ratio to the serial figure.
 * ``--ppo``: MaskablePPO (MlpPolicy) on ``Renju-v0`` against ``random`` through
@@ -110,9 +111,8 @@ def tictactoe(seconds: float, rounds: int, parallel: bool) -> None:
     print(f"{'ratio ours / pgx':<52} {rate / ref:>8.2f}x")
 
 
-def openspiel_rate(game: Any, seconds: float, seed: int = 0) -> float:
-    """Moves/s of random games on OpenSpiel's bare states, one game at a time."""
-    rng = random.Random(seed)
+def openspiel_moves(game: Any, seconds: float, rng: random.Random) -> tuple[int, float]:
+    """Random games on OpenSpiel's bare states, one at a time, for about ``seconds``: ``(moves, elapsed)``."""
     steps = 0
     start = time.perf_counter()
     while True:
@@ -123,31 +123,40 @@ def openspiel_rate(game: Any, seconds: float, seed: int = 0) -> float:
             steps += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps / elapsed
+            return steps, elapsed
 
 
-def gomoku(seconds: float, rules: tuple[str, ...], parallel: bool) -> None:
+def gomoku(seconds: float, rounds: int, rules: tuple[str, ...], parallel: bool) -> None:
+    """Ours under each rule and OpenSpiel's freestyle gomoku, taking turns in ``rounds`` slices."""
     from boardgame_envs import vector
 
     batch = 256
     pyspiel = import_pyspiel()
-    ref = None
+    game = None
     if pyspiel is not None:
         game, about = load_game(pyspiel, "gomoku 15x15 freestyle")
         if game is None:
             print(about)
-        else:
-            ref = openspiel_rate(game, seconds)
-            print(f"{'OpenSpiel ' + about + ', one game at a time':<52} {ref / 1e6:>8.3f} M steps/s")
     else:
         print(INSTALL_HINT)
+    vecs = {rule: vector.make("gomoku", batch, board_size=15, rule=rule, seed=0, parallel=parallel) for rule in rules}
+    for vec in vecs.values():
+        our_rate(vec, 0.2)  # load the numba cache; start past the openings
+    totals = {name: [0, 0.0] for name in (*rules, "openspiel")}
+    rng = random.Random(0)
+    for _ in range(rounds):
+        for rule, vec in vecs.items():
+            for i, value in enumerate(our_rate(vec, seconds / rounds)):
+                totals[rule][i] += value
+        if game is not None:
+            for i, value in enumerate(openspiel_moves(game, seconds / rounds, rng)):
+                totals["openspiel"][i] += value
+    ref = totals["openspiel"][0] / totals["openspiel"][1] if game is not None else None
+    if ref is not None:
+        print(f"{'OpenSpiel ' + about + ', one game at a time':<52} {ref / 1e6:>8.3f} M steps/s")
     label = "parallel" if parallel else "serial"
     for rule in rules:
-        vec = vector.make("gomoku", batch, board_size=15, rule=rule, seed=0, parallel=parallel)
-        our_rate(vec, 0.2)
-        # Past the openings, so that the figure is of games in every phase.
-        steps, elapsed = our_rate(vec, seconds)
-        rate = steps / elapsed
+        rate = totals[rule][0] / totals[rule][1]
         line = f"{f'15x15 {rule}, 256 games, ours ({label})':<52} {rate / 1e6:>8.3f} M steps/s"
         if ref is not None:
             line += f"   {rate / ref:>6.1f}x OpenSpiel freestyle"
@@ -241,13 +250,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="boardgame-envs bench vector", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
-    parser.add_argument("--rounds", type=int, default=10, help="tic-tac-toe: ours and pgx alternate in this many slices")
+    parser.add_argument("--rounds", type=int, default=10, help="the measured loops take turns in this many slices (default 10)")
     parser.add_argument("--parallel", action="store_true", help="also time parallel=True against serial")
     parser.add_argument("--ppo", type=int, default=0, metavar="STEPS",
                         help="also time MaskablePPO for STEPS steps on Renju-v0 (e.g. 16384)")  # fmt: skip
     args = parser.parse_args(argv)
     tictactoe(args.seconds, args.rounds, parallel=False)
-    gomoku(args.seconds, GOMOKU_RULES, parallel=False)
+    gomoku(args.seconds, args.rounds, GOMOKU_RULES, parallel=False)
     if args.parallel:
         prange_gain(args.seconds)
     if args.ppo:

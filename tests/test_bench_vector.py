@@ -1,0 +1,27 @@
+"""bench vector runs, and each ratio it prints is the ratio of the rates it prints."""
+
+from __future__ import annotations
+
+import re
+
+from boardgame_envs.bench import vector as bench
+
+
+def rates(text: str) -> dict[str, float]:
+    return {m.group(1).strip(): float(m.group(2)) for m in re.finditer(r"^(.*?)\s+([\d.]+) M steps/s", text, re.M)}
+
+
+def test_bench_vector_prints_consistent_ratios(capsys):
+    bench.main(["--seconds", "0.3", "--rounds", "2"])
+    out = capsys.readouterr().out
+    found = rates(out)
+    ours = found["tic-tac-toe, 1,024 games, ours (serial)"]
+    assert ours > 0 and "15x15 renju, 256 games, ours (serial)" in found
+    pgx = re.search(r"ratio ours / pgx\s+([\d.]+)x", out)
+    if pgx:  # pgx is optional
+        assert abs(float(pgx.group(1)) - ours / found["tic-tac-toe, 1,024 games, pgx (vmap + jitted scan, CPU)"]) < 0.02
+    else:
+        assert "pgx is not installed" in out
+    openspiel = [v for k, v in found.items() if k.startswith("OpenSpiel")]
+    for line in re.finditer(r"^(15x15 \w+, 256 games, ours \(serial\))\s+([\d.]+) M steps/s\s+([\d.]+)x", out, re.M):
+        assert abs(float(line.group(3)) - float(line.group(2)) / openspiel[0]) <= 0.06 * float(line.group(3)) + 0.06
