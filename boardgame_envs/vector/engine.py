@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from boardgame_envs.games import renju_mask
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
@@ -105,6 +106,13 @@ class VectorGames:
         self._num_moves = np.zeros(b, dtype=np.int32)
         self._last_move = np.full(b, -1, dtype=np.int32)
         self._forbidden = np.zeros((b, nn), dtype=np.bool_)
+        # The incremental renju mask's bookkeeping, a row per game (one unused column otherwise).
+        if game.is_renju:
+            self._renju_empty = renju_mask.new_info(n)
+            renju_mask.rebuild(np.zeros(nn, dtype=np.int8), n, np.zeros(nn, dtype=np.bool_), self._renju_empty)
+        else:
+            self._renju_empty = np.zeros(1, dtype=np.int32)
+        self._renju_info = np.zeros((b, self._renju_empty.size), dtype=np.int32)
         self._legal = np.ones((b, nn), dtype=np.bool_)
         self._num_legal = np.full(b, nn, dtype=np.int32)
         self._over = np.zeros(b, dtype=np.bool_)
@@ -164,7 +172,7 @@ class VectorGames:
             if where.shape != (self.num_envs,) or where.dtype != np.bool_:
                 raise ValueError(f"reset_mask must be a bool array of shape ({self.num_envs},), got {where!r}")
         K.reset_games(self._boards, self._to_move, self._num_moves, self._last_move, self._forbidden,
-                      self._legal, self._num_legal, self._over, where)  # fmt: skip
+                      self._renju_info, self._renju_empty, self._legal, self._num_legal, self._over, where)  # fmt: skip
         return self.observe()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -200,8 +208,8 @@ class VectorGames:
         terminated = np.empty(self.num_envs, dtype=np.bool_)
         planes = self.num_planes
         bad = self._step_kernel(
-            cfg, self._boards, self._to_move, self._num_moves, self._last_move, self._forbidden, self._legal,
-            self._num_legal, self._over, actions, where, raising, self._illegal, obs, K.words_of(obs, planes),
+            cfg, self._boards, self._to_move, self._num_moves, self._last_move, self._forbidden, self._renju_info,
+            self._renju_empty, self._legal, self._num_legal, self._over, actions, where, raising, self._illegal, obs, K.words_of(obs, planes),
             final_obs, K.words_of(final_obs, planes), rewards, terminated,
         )  # fmt: skip
         if bad and raising:

@@ -3,12 +3,14 @@
 A batch is a few arrays with one row per game (see :class:`~boardgame_envs.vector.engine.VectorGames`):
 ``boards`` ``(B, n*n)`` int8 (0 empty, 1 black, 2 white), ``to_move`` ``(B,)`` int8 colours,
 ``num_moves`` and ``last_move`` ``(B,)``, ``forbidden`` ``(B, n*n)`` black's forbidden points
-(renju; all False otherwise), ``legal`` ``(B, n*n)`` the mover's legal points, ``num_legal``
-``(B,)`` their count, ``over`` ``(B,)`` games finished and not yet reset. The rules are the
-kernels of :mod:`boardgame_envs.games`: wins by :func:`~boardgame_envs.games.lines.makes_win`,
-forbidden points by :func:`~boardgame_envs.games.renju.forbidden_mask_flat`; nothing here
-restates them. Invariant: after every kernel, each row describes a position reachable by
-legal play, and ``legal``/``num_legal`` agree with it.
+(renju; all False otherwise) with ``renju_info`` their bookkeeping (a ``renju_mask`` info
+array per game; ``renju_empty`` that of the empty board), ``legal`` ``(B, n*n)`` the mover's
+legal points, ``num_legal`` ``(B,)`` their count, ``over`` ``(B,)`` games finished and not
+yet reset. The rules are the kernels of :mod:`boardgame_envs.games`: wins by
+:func:`~boardgame_envs.games.lines.makes_win`, forbidden points by
+:func:`~boardgame_envs.games.renju_mask.update` (the incremental mask, as ``GameState``
+uses it); nothing here restates them. Invariant: after every kernel, each row describes a
+position reachable by legal play, and ``legal``/``num_legal`` agree with it.
 
 Each kernel that loops over games comes twice, ``*_serial`` and ``*_parallel``
 (``numba.prange`` over games): the per-game work is one shared function, and two
@@ -20,10 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from boardgame_envs.games import lines, renju
+from boardgame_envs.games import lines, renju, renju_mask
 from boardgame_envs.games.kernel_cache import drop_stale_cache
 from boardgame_envs.games.lines import BLACK, EMPTY, makes_win, opponent
-from boardgame_envs.games.renju import forbidden_mask_flat
 
 # Layout of the int64 ``cfg`` array every stepping kernel takes (one argument
 # instead of eight: numba's dispatch costs per argument).
@@ -137,12 +138,15 @@ def words_of(planes: np.ndarray, channels: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _new_game(b, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over):
+def _new_game(b, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
+              over):  # fmt: skip
     nn = boards.shape[1]
     for i in range(nn):
         boards[b, i] = EMPTY
         forbidden[b, i] = False  # the empty board has no forbidden point
         legal[b, i] = True
+    if renju_info.shape[1] > 1:
+        renju_info[b, :] = renju_empty  # the incremental mask's bookkeeping of the empty board
     to_move[b] = BLACK
     num_moves[b] = 0
     last_move[b] = -1
@@ -151,7 +155,7 @@ def _new_game(b, boards, to_move, num_moves, last_move, forbidden, legal, num_le
 
 
 @njit(cache=True)
-def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal):
+def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, legal, num_legal):
     """Game ``b``'s mover plays legal ``a``; return the winner's colour, 0 if the game goes on, -1 if drawn."""
     n = cfg[CFG_N]
     nn = n * n
@@ -171,8 +175,9 @@ def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, legal, nu
     elif moves == nn:
         result = -1
     if cfg[CFG_RENJU]:
-        # The plane of forbidden points is shown to both colours, so it follows every move.
-        count = forbidden_mask_flat(board, n, forbidden[b])
+        # The plane of forbidden points is shown to both colours, so it follows every move:
+        # the rules' own incremental update, as GameState does.
+        count = renju_mask.update(board, n, a, forbidden[b], renju_info[b])
         left = nn - moves
         if nxt == BLACK:
             left -= count
@@ -190,8 +195,9 @@ def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, legal, nu
 
 
 @njit(cache=True)
-def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over,
-                actions, where, illegal, obs, obs_words, final_obs, final_words, rewards, terminated):  # fmt: skip
+def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal,
+                num_legal, over, actions, where, illegal, obs, obs_words, final_obs, final_words, rewards,
+                terminated):  # fmt: skip
     """Games ``lo..hi-1``' share of a step: their moves, results, auto-resets and planes."""
     for b in range(lo, hi):
         rewards[b, 0] = 0.0
@@ -204,7 +210,8 @@ def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, l
                 rewards[b, color - 1] = -1.0
                 result = -1
             else:
-                result = _play(b, actions[b], cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal)
+                result = _play(b, actions[b], cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, legal,
+                               num_legal)  # fmt: skip
                 if result > 0:
                     rewards[b, result - 1] = 1.0
                     rewards[b, opponent(result) - 1] = -1.0
@@ -214,7 +221,8 @@ def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, l
                     # Seen by the player who did not act on the final step, as the AEC env's last() shows it.
                     write_planes(boards, b, opponent(color), to_move, last_move, forbidden, final_obs,
                                  final_words)  # fmt: skip
-                    _new_game(b, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over)
+                    _new_game(b, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal,
+                              num_legal, over)  # fmt: skip
                 else:
                     over[b] = True
                     num_legal[b] = 0
@@ -239,8 +247,9 @@ def _check_actions(legal, over, actions, where, illegal):
 
 
 @njit(cache=True)
-def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over,
-                actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards, terminated):  # fmt: skip
+def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
+                over, actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards,
+                terminated):  # fmt: skip
     """Step the games flagged in ``where``; return the number of illegal actions.
 
     With ``raise_illegal`` and any illegal action, nothing is changed (the caller
@@ -249,14 +258,16 @@ def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, legal, nu
     bad = _check_actions(legal, over, actions, where, illegal)
     if bad and raise_illegal:
         return bad
-    _step_games(0, boards.shape[0], cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over,
-                actions, where, illegal, obs, obs_words, final_obs, final_words, rewards, terminated)  # fmt: skip
+    _step_games(0, boards.shape[0], cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty,
+                legal, num_legal, over, actions, where, illegal, obs, obs_words, final_obs, final_words, rewards,
+                terminated)  # fmt: skip
     return bad
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over,
-                  actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards, terminated):  # fmt: skip
+def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
+                  over, actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards,
+                  terminated):  # fmt: skip
     """:func:`step_serial` with blocks of games shared among numba's threads."""
     bad = _check_actions(legal, over, actions, where, illegal)
     if bad and raise_illegal:
@@ -265,17 +276,19 @@ def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, legal, 
     blocks = min(total, PARALLEL_BLOCKS)
     for i in prange(blocks):
         _step_games(i * total // blocks, (i + 1) * total // blocks, cfg, boards, to_move, num_moves, last_move,
-                    forbidden, legal, num_legal, over, actions, where, illegal, obs, obs_words, final_obs,
-                    final_words, rewards, terminated)  # fmt: skip
+                    forbidden, renju_info, renju_empty, legal, num_legal, over, actions, where, illegal, obs,
+                    obs_words, final_obs, final_words, rewards, terminated)  # fmt: skip
     return bad
 
 
 @njit(cache=True)
-def reset_games(boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over, where):
+def reset_games(boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal, over,
+                where):  # fmt: skip
     """Put every game flagged in ``where`` back to the empty board, black to move."""
     for b in range(boards.shape[0]):
         if where[b]:
-            _new_game(b, boards, to_move, num_moves, last_move, forbidden, legal, num_legal, over)
+            _new_game(b, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
+                      over)  # fmt: skip
 
 
 @njit(cache=True)
@@ -316,6 +329,6 @@ def sample_parallel(legal, num_legal, rng, out):
         sample_one(b, legal, num_legal, rng, out)
 
 
-# The kernels above compile in the rules of games/lines.py and games/renju.py:
+# The kernels above compile in the rules of games/lines.py, renju.py and renju_mask.py:
 # forget their cached machine code whenever those files change.
-drop_stale_cache(step_serial, depends_on=(lines, renju))
+drop_stale_cache(step_serial, depends_on=(lines, renju, renju_mask))
