@@ -51,7 +51,7 @@ def our_rate(vec: Any, seconds: float, clock: Callable[[], float] = time.process
 
 
 def pgx_runner(batch: int, length: int) -> Callable[[], int] | None:
-    """A function playing ``length`` random legal moves in ``batch`` pgx tic-tac-toe games (one jitted scan); None without pgx."""
+    """``length`` random moves in ``batch`` pgx tic-tac-toe games as one jitted scan; None without pgx."""
     try:
         import jax
         import jax.numpy as jnp
@@ -186,7 +186,8 @@ def prange_gain(seconds: float) -> None:
                 total[1] += elapsed
         serial, parallel = (t[0] / t[1] for t in totals)
         name = f"{game} {kwargs.get('rule', '')}".strip()
-        print(f"  {name:<20} serial {serial / 1e6:>7.3f}  parallel {parallel / 1e6:>7.3f} M steps/s   {parallel / serial:.2f}x")
+        print(f"  {name:<20} serial {serial / 1e6:>7.3f}  parallel {parallel / 1e6:>7.3f} M steps/s   "
+              f"{parallel / serial:.2f}x")  # fmt: skip
 
 
 def ppo_share(steps: int) -> None:
@@ -195,7 +196,7 @@ def ppo_share(steps: int) -> None:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
-    import boardgame_envs  # noqa: F401
+    import boardgame_envs  # noqa: F401  (registers the ids)
     from boardgame_envs.vector.sb3 import SB3VecEnv
 
     class Timed(VecEnvWrapper):
@@ -244,7 +245,8 @@ def ppo_share(steps: int) -> None:
     model.learn(steps, reset_num_timesteps=False)
     total = time.perf_counter() - start
     share = venv.env_time / rollout[0]
-    print(f"MaskablePPO MlpPolicy, Renju-v0 vs random, make_vec num_envs=64, n_steps=64: {steps} steps in {total:.1f} s")
+    print(f"MaskablePPO MlpPolicy, Renju-v0 vs random, make_vec num_envs=64, n_steps=64: "
+          f"{steps} steps in {total:.1f} s")  # fmt: skip
     print(f"  rollouts {rollout[0]:.2f} s, of which env (step, reset, masks) {venv.env_time:.2f} s: "
           f"{share:.1%} of rollout time; training {total - rollout[0]:.2f} s")  # fmt: skip
 
@@ -253,7 +255,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="boardgame-envs bench vector", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
-    parser.add_argument("--rounds", type=int, default=10, help="the measured loops take turns in this many slices (default 10)")
+    parser.add_argument("--rounds", type=int, default=10,
+                        help="the measured loops take turns in this many slices (default 10)")  # fmt: skip
     parser.add_argument("--parallel", action="store_true", help="also time parallel=True against serial")
     parser.add_argument("--ppo", type=int, default=0, metavar="STEPS",
                         help="also time MaskablePPO for STEPS steps on Renju-v0 (e.g. 16384)")  # fmt: skip

@@ -209,8 +209,8 @@ class VectorGames:
         planes = self.num_planes
         bad = self._step_kernel(
             cfg, self._boards, self._to_move, self._num_moves, self._last_move, self._forbidden, self._renju_info,
-            self._renju_empty, self._legal, self._num_legal, self._over, actions, where, raising, self._illegal, obs, K.words_of(obs, planes),
-            final_obs, K.words_of(final_obs, planes), rewards, terminated,
+            self._renju_empty, self._legal, self._num_legal, self._over, actions, where, raising, self._illegal,
+            obs, K.words_of(obs, planes), final_obs, K.words_of(final_obs, planes), rewards, terminated,
         )  # fmt: skip
         if bad and raising:
             raise self._illegal_error(actions)
@@ -221,7 +221,7 @@ class VectorGames:
         if array.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), one per game; got shape {array.shape}")
         if array.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integers, got dtype {array.dtype}")
+            raise TypeError(f"actions must be integers, got {array.dtype}")
         return array.astype(np.int64, copy=False)
 
     def _illegal_error(self, actions: np.ndarray) -> IllegalActionsError:

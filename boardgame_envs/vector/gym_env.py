@@ -11,7 +11,8 @@ observations, rewards and masks game by game; plus ``parallel`` (numba threads).
 Between steps every game is at the learner's turn.
 
 * ``opponent``: ``"random"`` and ``"greedy"`` / ``"greedy:epsilon=E"`` (the
-  registry's one-ply player: win, else block, else extend lines) run batched in numba; a callable ``(observations, action_masks) -> actions`` is
+  registry's one-ply player: win, else block, else extend lines) run batched in
+  numba; a callable ``(observations, action_masks) -> actions`` is
   called once a step with the waiting games (a frozen network: self-play);
   any other policy spec or policy object plays game by game (much slower: the
   policy's time times the number of games). See :mod:`boardgame_envs.vector.opponents`.
@@ -53,7 +54,7 @@ ILLEGAL = ("lose", "raise")
 
 
 class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` games against a built-in opponent as one ``gymnasium.vector.VectorEnv``; see the module docstring."""
+    """``num_envs`` games against an opponent as one ``gymnasium.vector.VectorEnv``; see the module docstring."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 

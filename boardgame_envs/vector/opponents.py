@@ -100,7 +100,7 @@ def _greedy_batch(boards, to_move, legal, num_legal, where, rules, epsilon, rng,
 
 
 class GreedyOpponent(_Seeded):
-    """The registry's ``greedy`` player (win, else block, else extend lines; ``epsilon`` random moves), batched in numba."""
+    """The registry's ``greedy`` player (win, else block, else extend lines; ``epsilon`` random), batched in numba."""
 
     name = "greedy"
 
