@@ -74,6 +74,32 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay(args: argparse.Namespace) -> int:
+    """A game written as a move list ("h8 i9 j10 ...", black first): its final position, or an animation with --gif."""
+    from pathlib import Path
+
+    from boardgame_envs.games.catalog import game_info
+    from boardgame_envs.render import Board, animate
+    from boardgame_envs.render.animation import parse_moves
+
+    game = game_info(args.game).game(args.board_size, args.win_length, args.rule)
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {args.file!r}: {exc}") from None
+    moves = parse_moves(text, game.size)
+    board = Board.from_moves(game, moves)  # an illegal move: IllegalMoveError (a ValueError) naming it
+    if args.gif:
+        animate(moves, game, args.gif)
+        print(f"wrote {args.gif}: {len(moves) + 1} frames, {board.status()}")
+        return 0
+    from boardgame_envs.envs.render import render_ansi
+
+    print(render_ansi(board.to_state()))
+    print(f"{board.title()}: {board.status()}")
+    return 0
+
+
 def pbrain(args: argparse.Namespace) -> int:
     from boardgame_envs.pbrain import serve, write_launcher
 
@@ -117,6 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=pbrain)
     from boardgame_envs.ladder import cli as ladder_cli  # imports nothing heavy
 
+    rp = sub.add_parser("replay", help="show a game written as a move list (h8 i9 ...); --gif writes an animation")
+    rp.add_argument("file", help="a text file of moves in renju notation, black first, separated by spaces")
+    add_game_arguments(rp, default="renju")
+    rp.add_argument("--gif", metavar="OUT", help="write the game as an animation (.gif, .png, .webp; .mp4 with the video extra)")
+    rp.set_defaults(func=replay)
     lad = sub.add_parser("ladder", help="print a game's calibrated ladder: levels, Elo, 95% intervals")
     ladder_cli.add_ladder_arguments(lad)
     lad.set_defaults(func=ladder_cli.run_ladder)

@@ -44,7 +44,7 @@ class Board:
         its own. Moves that do not add up to the position are ignored.
         """
         if isinstance(source, Board):
-            return source if moves is None else cls.from_state(source._state(), moves)
+            return source if moves is None else cls.from_state(source.to_state(), moves)
         state = getattr(getattr(source, "unwrapped", None), "game_state", None)
         if isinstance(state, GameState):
             if moves is None:
@@ -90,7 +90,8 @@ class Board:
             played.append(int(action))
         return cls.from_state(state, played)
 
-    def _state(self) -> GameState:
+    def to_state(self) -> GameState:
+        """A :class:`GameState` of this position, for the rules and the text rendering."""
         state = GameState(self.game)
         state.board[:] = self.stones
         state.to_move, state.num_moves, state.last_move = self.to_move, self.num_moves, self.last_move

@@ -62,3 +62,41 @@ def test_mp4_through_imageio(tmp_path):
     path = render.animate("h8 i9", "renju", tmp_path / "game.mp4", cell=16, seconds_per_move=0.5, hold_end=1)
     video = iio.imread(path)
     assert video.shape[0] == 3 + 2 and video.shape[1] % 2 == 0 and video.shape[2] % 2 == 0
+
+
+def test_replay_command_writes_the_gif_or_prints_the_position(tmp_path, capsys):
+    from boardgame_envs.cli import main
+
+    record = tmp_path / "game.txt"
+    record.write_text(FIVE + "\n")
+    assert main(["replay", str(record), "--gif", str(tmp_path / "g.gif")]) == 0
+    assert "10 frames, Black wins · 9 moves" in capsys.readouterr().out
+    with Image.open(tmp_path / "g.gif") as gif:
+        assert gif.n_frames == 10
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "Renju 15x15: Black wins · 9 moves" and "X X X X[X]" in out
+    (tmp_path / "t.txt").write_text("b2 a3 c1")
+    assert main(["replay", str(tmp_path / "t.txt"), "tictactoe"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "Tic-tac-toe: O to move"
+
+
+@pytest.mark.parametrize(
+    "text, args, message",
+    [
+        (None, [], "cannot read"),
+        ("h8 h8", [], "h8 is occupied"),
+        ("h8 z99", [], "cannot read 'z99' as a point"),
+        ("h8", ["--gif", "out.avi"], "suffix must be one of"),
+        ("h8", ["gomoku", "--board-size", "30"], "board_size must be an integer in 5..19"),
+    ],
+)
+def test_replay_command_mistakes_are_one_line(tmp_path, capsys, text, args, message):
+    from boardgame_envs.cli import main
+
+    record = tmp_path / "game.txt"
+    if text is not None:
+        record.write_text(text)
+    assert main(["replay", str(record), *[str(tmp_path / a) if a.endswith(".avi") else a for a in args]]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
