@@ -19,6 +19,7 @@ _EXPORTS = {
     "AlphaZeroTrainer": "trainer",
     "NetworkPolicy": "policy",
     "PolicyValueNet": "network",
+    "PRETRAINED": "pretrained",
     "ReplayBuffer": "replay",
     "load_checkpoint": "checkpoint",
 }

@@ -81,3 +81,13 @@ def network_from(checkpoint: dict[str, Any], device: str | torch.device = "cpu")
     net.load_state_dict(checkpoint["net"])
     net.eval()
     return net, MNKGame(**checkpoint["game"])
+
+
+def export_network(source: str | os.PathLike, target: str | os.PathLike) -> None:
+    """Write only the network of checkpoint ``source`` (its shape, game and weights) to ``target``.
+
+    What the pretrained networks ship as: a checkpoint :func:`load_checkpoint`
+    reads, without the optimizer, replay buffer and random states (a fraction of the size).
+    """
+    checkpoint = load_checkpoint(source)
+    save_checkpoint(target, {key: checkpoint[key] for key in ("game", "net_hparams", "net")})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import torch
 
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.games.mnk import GameState, MNKGame
@@ -33,17 +34,24 @@ class NetworkPolicy:
             more runs that many PUCT simulations and plays the most visited move.
         c_puct: PUCT exploration constant.
         seed: breaks ties between equally good moves.
+        torch_threads: CPU threads for torch, set process-wide (``torch.set_num_threads``) unless None.
+            One by default: a search scores one position at a time, too little work to share, and
+            extra threads only spin against each other (on a busy 2-core machine, 50 times slower).
     """
 
     name = "network"
 
     def __init__(
         self, net: PolicyValueNet, game: MNKGame | None = None, simulations: int = 0, c_puct: float = 1.5,
-        seed: int | None = None,
+        seed: int | None = None, torch_threads: int | None = 1,
     ) -> None:  # fmt: skip
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
             raise ValueError(f"simulations must be a non-negative integer, got {simulations!r}")
         check_positive("c_puct", c_puct)
+        if torch_threads is not None:
+            if isinstance(torch_threads, bool) or not isinstance(torch_threads, int) or torch_threads < 1:
+                raise ValueError(f"torch_threads must be a positive integer or None, got {torch_threads!r}")
+            torch.set_num_threads(torch_threads)
         self.net = net
         self.game = game
         self.simulations = simulations
@@ -58,6 +66,22 @@ class NetworkPolicy:
         checkpoint = load_checkpoint(path, device)
         net, game = network_from(checkpoint, device)
         return cls(net, game, simulations=simulations, seed=seed)
+
+    @classmethod
+    def from_pretrained(
+        cls, name: str, simulations: int | None = None, seed: int | None = None, device: str = "cpu",
+    ) -> NetworkPolicy:  # fmt: skip
+        """A network shipped with the package, by its name in :data:`boardgame_envs.alphazero.PRETRAINED`.
+
+        ``simulations`` defaults to the entry's own (what its rating was measured with).
+        """
+        from boardgame_envs.alphazero.pretrained import pretrained
+
+        entry = pretrained(name)
+        sims = entry.simulations if simulations is None else simulations
+        policy = cls.from_checkpoint(str(entry.path), simulations=sims, seed=seed, device=device)
+        policy.name = f"pretrained:{name}"
+        return policy
 
     def _position(self, env: Any) -> tuple[GameState, Any]:
         """The live state and the unwrapped env (the encoder), after checking the game is the net's."""

@@ -216,7 +216,8 @@ class AlphaZeroTrainer:
     def policy(self, simulations: int | None = None, seed: int | None = None) -> NetworkPolicy:
         """The current network as a policy (``simulations`` defaults to ``config.eval_simulations``)."""
         sims = self.config.eval_simulations if simulations is None else simulations
-        return NetworkPolicy(self.net, self.game, simulations=sims, c_puct=self.config.c_puct, seed=seed)
+        return NetworkPolicy(self.net, self.game, simulations=sims, c_puct=self.config.c_puct, seed=seed,
+                             torch_threads=self.config.torch_threads)  # fmt: skip
 
     def evaluate(self) -> dict[str, float]:
         """Arena matches against ``config.eval_opponents``: score and Elo difference for each."""

@@ -274,6 +274,8 @@ def _register_builtins() -> None:
     register("pbrain", GomocupEngine.from_spec, "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")
     register("level", "boardgame_envs.ladder.ladders:level_policy",
              "a calibrated ladder level, e.g. level:renju/5", target="LADDER/N")  # fmt: skip
+    register("pretrained", "boardgame_envs.alphazero.policy:NetworkPolicy.from_pretrained",
+             "a network shipped with the package (boardgame_envs.alphazero.PRETRAINED)", target="NAME")  # fmt: skip
 
 
 _register_builtins()

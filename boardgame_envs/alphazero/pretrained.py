@@ -1,0 +1,67 @@
+"""Networks trained by the package's own trainer, shipped with it: ``PRETRAINED`` and where their weights are.
+
+Each entry says what the network plays, how it was trained (the command, so
+anyone can train it again) and how strong it measured. The weights are package
+data (``boardgame_envs/alphazero/pretrained/NAME.pt``): the network's shape,
+its game and its state dict, no optimizer or replay buffer, read with
+``torch.load(weights_only=True)``. This module needs no torch; loading does
+(:meth:`boardgame_envs.alphazero.NetworkPolicy.from_pretrained`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+
+class UnknownPretrainedError(ValueError):
+    """A name that is not in :data:`PRETRAINED`."""
+
+
+@dataclass(frozen=True)
+class Pretrained:
+    """One shipped network: its game, how it was trained, how strong it is."""
+
+    name: str
+    game: str  # "tictactoe" or "gomoku"
+    rule: str
+    board_size: int
+    win_length: int
+    simulations: int  # PUCT simulations a move it plays with unless told otherwise
+    command: str  # the training command that made it
+    date: str  # when it was trained (UTC)
+    rating: str  # its measured strength, with the match that measured it
+
+    @property
+    def path(self) -> Path:
+        """The weights file inside the installed package."""
+        return Path(str(resources.files("boardgame_envs.alphazero") / "pretrained" / f"{self.name}.pt"))
+
+
+PRETRAINED: dict[str, Pretrained] = {
+    p.name: p
+    for p in (
+        Pretrained(
+            name="tictactoe", game="tictactoe", rule="freestyle", board_size=3, win_length=3, simulations=50,
+            command="boardgame-envs train tictactoe --iterations 80 --seed 0 --out runs/tictactoe",
+            date="2026-11-25",
+            rating="draws every game against PerfectPolicy: 0-200-0 (100 games a seat, 50 simulations)",
+        ),
+        Pretrained(
+            name="gomoku-8x8", game="gomoku", rule="freestyle", board_size=8, win_length=5, simulations=400,
+            command="python baselines/alphazero_gomoku.py --board-size 8 --win-length 5 --minutes 28 --backend ray "
+            "--workers 2 --seed 0 --run-dir runs/g8  (13 iterations, 1,710 self-play games, 2 CPU cores)",
+            date="2026-11-25",
+            rating="against uct:playouts=5000 at 400 simulations: baselines/results/alphazero_8x8.md",
+        ),
+    )
+}
+
+
+def pretrained(name: str) -> Pretrained:
+    """The entry called ``name``; :class:`UnknownPretrainedError` lists the names there are."""
+    try:
+        return PRETRAINED[name]
+    except KeyError:
+        raise UnknownPretrainedError(f"no pretrained network {name!r}; there are: {', '.join(PRETRAINED)}") from None

@@ -1,0 +1,66 @@
+"""The networks shipped with the package: each loads, plays legal moves; tic-tac-toe never loses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardgame_envs import gomoku_v0, tictactoe_v0
+from boardgame_envs.alphazero import PRETRAINED, NetworkPolicy
+from boardgame_envs.alphazero.pretrained import UnknownPretrainedError
+from boardgame_envs.arena import match
+from boardgame_envs.policies.registry import make_policy
+
+
+def env_of(entry):
+    if entry.game == "tictactoe":
+        return tictactoe_v0.env()
+    return gomoku_v0.env(board_size=entry.board_size, win_length=entry.win_length, rule=entry.rule)
+
+
+@pytest.mark.parametrize("name", sorted(PRETRAINED))
+def test_loads_and_plays_legal_moves(name):
+    entry = PRETRAINED[name]
+    policy = make_policy(f"pretrained:{name}:simulations=16", seed=0)
+    assert isinstance(policy, NetworkPolicy) and policy.simulations == 16
+    assert (policy.game.size, policy.game.win_length, policy.game.rule) == (entry.board_size, entry.win_length, entry.rule)
+    env = env_of(entry)
+    env.reset(seed=0)
+    for ply in range(12):
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        action = policy.act(env)
+        assert env.observe(env.agent_selection)["action_mask"][action] == 1, (name, ply, action)
+        env.step(action)
+
+
+def test_the_shipped_set_and_its_size():
+    assert {"tictactoe", "gomoku-8x8"} <= set(PRETRAINED)
+    assert sum(entry.path.stat().st_size for entry in PRETRAINED.values()) <= 10 * 2**20
+    # The weights go into the wheel as package data.
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert "pretrained/*.pt" in pyproject["tool"]["setuptools"]["package-data"]["boardgame_envs.alphazero"]
+
+
+def test_default_simulations_are_the_entrys():
+    policy = NetworkPolicy.from_pretrained("tictactoe", seed=0)
+    assert policy.simulations == PRETRAINED["tictactoe"].simulations and policy.name == "pretrained:tictactoe"
+
+
+def test_bad_thread_count_is_refused():
+    with pytest.raises(ValueError, match="torch_threads must be a positive integer"):
+        NetworkPolicy(None, torch_threads=0)
+
+
+def test_unknown_name_lists_the_known_ones():
+    with pytest.raises(UnknownPretrainedError, match="no pretrained network 'chess'.*tictactoe"):
+        make_policy("pretrained:chess")
+
+
+@pytest.mark.slow
+def test_tictactoe_never_loses_to_perfect_play():
+    result = match(tictactoe_v0.env, "pretrained:tictactoe", "perfect", games=100, seed=0, progress=False)
+    assert result.losses == 0, result.by_seat
