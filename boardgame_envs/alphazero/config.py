@@ -137,6 +137,12 @@ class AlphaZeroConfig:
                 base = dict(simulations=64, parallel_games=256, games_per_iteration=256, dirichlet_alpha=0.5,
                             temperature_moves=size * size, value_decay=0.5, buffer_size=60_000,
                             train_steps=60)  # fmt: skip
+            elif size == 8:
+                # Tuned for a 30-minute run on 2 CPU cores (baselines/results/alphazero_8x8.md): the small
+                # boards' recipe with a few more simulations, five in a row needing a longer look.
+                base = dict(simulations=80, parallel_games=128, games_per_iteration=128, dirichlet_alpha=0.3,
+                            temperature_moves=size * size, value_decay=0.5, buffer_size=60_000, train_steps=60,
+                            eval_opponents=("uct:playouts=1000",), eval_games=10)  # fmt: skip
             else:
                 base = dict(blocks=6, channels=64, simulations=200, dirichlet_alpha=0.15, temperature_moves=8,
                             parallel_games=64, games_per_iteration=64, buffer_size=200_000, train_steps=100,
