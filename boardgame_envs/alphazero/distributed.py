@@ -64,6 +64,7 @@ class RaySelfPlay:
         for _, s in parts:
             stats.games += s.games
             stats.moves += s.moves
+            stats.cpu_s += s.cpu_s
             for key, value in s.results.items():
                 stats.results[key] += value
         examples = Examples(*(np.concatenate([getattr(e, f) for e, _ in parts]) for f in ("planes", "masks", "policies", "values")))

@@ -53,7 +53,8 @@ PRETRAINED: dict[str, Pretrained] = {
             command="python baselines/alphazero_gomoku.py --board-size 8 --win-length 5 --minutes 28 --backend ray "
             "--workers 2 --seed 0 --run-dir runs/g8  (13 iterations, 1,710 self-play games, 2 CPU cores)",
             date="2026-11-25",
-            rating="against uct:playouts=5000 at 400 simulations: baselines/results/alphazero_8x8.md",
+            rating="weak: 9 wins, 41 losses (score 0.18) against uct:playouts=5000 in 50 games at 400 simulations "
+            "(baselines/results/alphazero_8x8.md)",
         ),
     )
 }

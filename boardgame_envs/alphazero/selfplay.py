@@ -9,6 +9,7 @@ every simulation round evaluates the leaves of all games in one network call.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from boardgame_envs.policies.puct import PUCTForest
 class SelfPlayStats:
     games: int = 0
     moves: int = 0
+    cpu_s: float = 0.0  # CPU time of the process(es) that played, summed over workers
     results: dict[str, int] = field(default_factory=lambda: {"black": 0, "white": 0, "draw": 0})
 
 
@@ -63,6 +65,7 @@ class SelfPlay:
         """Move all games on until ``games`` of them have finished; their positions are the examples."""
         cfg = self.config
         stats = SelfPlayStats()
+        cpu_start = time.process_time()
         finished: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
         evaluate = net_evaluator(net, self.encoder)
         while stats.games < games:
@@ -92,6 +95,7 @@ class SelfPlay:
                         finished.append((planes, mask, policy, z))
                     self.histories[i] = []
                     env.reset()
+        stats.cpu_s = time.process_time() - cpu_start
         planes, masks, policies, values = zip(*finished)
         return (
             Examples(np.stack(planes), np.stack(masks), np.stack(policies).astype(np.float32),

@@ -22,12 +22,13 @@ import time
 from typing import Any
 
 
-def rate(selfplay: Any, net: Any, games: int) -> tuple[float, int]:
-    """Positions per second over one ``play`` call of ``games`` games, after a warm-up call; and positions."""
+def rate(selfplay: Any, net: Any, games: int) -> tuple[float, float, int]:
+    """Positions per second of wall time and per CPU second of the players, over one ``play`` call
+    of ``games`` games after a warm-up call; and the positions."""
     selfplay.play(net, 1)
     start = time.perf_counter()
     _, stats = selfplay.play(net, games)
-    return stats.moves / (time.perf_counter() - start), stats.moves
+    return stats.moves / (time.perf_counter() - start), stats.moves / stats.cpu_s, stats.moves
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -58,12 +59,15 @@ def main(argv: list[str] | None = None) -> None:
           f"{args.simulations} simulations a move, {games} games in lockstep per worker, "
           f"torch {config.torch_threads} thread(s) per worker; {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f} at the start")  # fmt: skip
-    one, moves = rate(SelfPlay(env_fn, config, seed=0), net, games)
-    print(f"1 worker  (in process)   {one:8.1f} positions/s   ({moves} positions)")
+    one, one_cpu, moves = rate(SelfPlay(env_fn, config, seed=0), net, games)
+    print(f"1 worker  (in process)   {one:8.1f} positions/s   {one_cpu:6.1f} per CPU second   ({moves} positions)")
     ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False)
     try:
-        many, moves = rate(RaySelfPlay(env_fn, config, seed=0), net, games * args.workers)
+        many, many_cpu, moves = rate(RaySelfPlay(env_fn, config, seed=0), net, games * args.workers)
     finally:
         ray.shutdown()
-    print(f"{args.workers} workers (Ray actors)  {many:8.1f} positions/s   ({moves} positions)   "
-          f"ratio {many / one:.2f}x   load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"{args.workers} workers (Ray actors)  {many:8.1f} positions/s   {many_cpu:6.1f} per CPU second   "
+          f"({moves} positions)")
+    print(f"ratio {many / one:.2f}x in positions/s; per CPU second {many_cpu / one_cpu:.2f}x (what each worker "
+          f"does with a core: {args.workers} idle cores give about {args.workers * many_cpu / one_cpu:.2f}x); "
+          f"load average {os.getloadavg()[0]:.1f} at the end")
