@@ -16,14 +16,12 @@ check it is consistent); after each round the ratings are refitted
 from __future__ import annotations
 
 import argparse
-import datetime
 import math
 import os
 import platform
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from tqdm.auto import tqdm
 

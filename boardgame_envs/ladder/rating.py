@@ -132,8 +132,8 @@ def rate(
         bar.close()
         if not results:
             raise
-        rating.interrupted = True
-        return rating
+        elo, half = estimate(table, results)  # the games of an unfinished batch count too
+        return Rating(name, ladder.name, elo, elo - half, elo + half, len(results), _ordered(per_level, table), True)
     bar.close()
     return rating
 
@@ -148,6 +148,8 @@ def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:
     if not hasattr(built, "act"):
         raise TypeError(f"{spec_name(policy)!r} does not make a policy: it has no act(env)")
     trained_on = getattr(built, "game", None)
+    if callable(getattr(built, "close", None)):
+        built.close()  # an external engine's process: each game starts its own
     env = env_fn()
     if trained_on is not None and trained_on != env.unwrapped.game:
         raise ValueError(f"{spec_name(policy)} was trained on {trained_on}, not on {env.unwrapped.game}")
