@@ -17,7 +17,6 @@ plane meaning                                                    envs
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,6 +29,8 @@ from pettingzoo import AECEnv
 from boardgame_envs.envs.render import render_ansi
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
+from boardgame_envs.games.notation import point_name
+from boardgame_envs.openings import as_opening
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
@@ -39,7 +40,7 @@ RESET_OPTIONS = ("opening",)  # the keys reset(options=...) accepts
 
 
 def check_reset_arguments(seed: Any, options: Any) -> None:
-    """Refuse a ``reset`` seed that is no non-negative integer, or options that are no dict; warn of unknown keys."""
+    """Refuse a ``reset`` seed that is not a non-negative integer, options that are not a dict, or unknown keys."""
     if seed is not None:
         if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be None or a non-negative integer, got {seed!r}")
@@ -48,11 +49,12 @@ def check_reset_arguments(seed: Any, options: Any) -> None:
     if options is not None:
         if not isinstance(options, Mapping):
             raise TypeError(f"options must be None or a dict, got {options!r}")
-        unknown = sorted(map(repr, set(options) - set(RESET_OPTIONS)))
+        # PettingZoo's api_test probes reset with options={"options": 1}: tolerated, as nothing else is.
+        unknown = sorted(map(repr, set(options) - set(RESET_OPTIONS) - {"options"}))
         if unknown:
-            # A warning, not an error: PettingZoo's API test resets with a made-up key ({"options": 1}).
+            # An error, not a warning: a misspelt "opening" would silently start from the empty board.
             known = ", ".join(map(repr, RESET_OPTIONS))
-            warnings.warn(f"reset ignores unknown option(s) {', '.join(unknown)}; it knows {known}", stacklevel=3)
+            raise ValueError(f"unknown reset option(s) {', '.join(unknown)}; accepted: {known}")
 
 
 @njit(cache=True)
@@ -201,12 +203,26 @@ class BoardEnv(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ core
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a game: the empty board, or with ``options={"opening": ...}`` a given start position.
+
+        The opening is a move string in renju notation (``"h8 h9 i9"``), a list
+        of actions (or point names), a :class:`boardgame_envs.openings.Opening`,
+        or the name of a built-in opening (``"rif26/Kagetsu"``); its moves are
+        played in order, black first, and the player to move after them moves
+        next. An illegal opening raises :class:`ValueError` naming the move and
+        leaves the env as it was; so does an unknown option key (a misspelt
+        ``"opening"`` would otherwise start the game from the empty board).
+        """
         check_reset_arguments(seed, options)
+        if options:
+            state, moves = self._opening_state(options)
+        else:
+            state, moves = self.game.new_state(), []
         self._has_reset = True
         if seed is not None:
             self._space_seed = int(seed)  # numpy integers too: Gymnasium seeds spaces with Python ints only
-        self.game_state = self.game.new_state()
-        self.moves = []
+        self.game_state = state
+        self.moves = moves
         first, second = self.possible_agents  # dict displays: the cheapest way to build these, every game
         self.agents = [first, second]
         self.rewards = {first: 0.0, second: 0.0}
@@ -214,9 +230,26 @@ class BoardEnv(AECEnv, EzPickle):
         self.terminations = {first: False, second: False}
         self.truncations = {first: False, second: False}
         self.infos = {first: {}, second: {}}
-        self.agent_selection = first
+        self.agent_selection = first if state.to_move == BLACK else second
         if self.render_mode == "human":
             self.render()
+
+    def _opening_state(self, options: dict) -> tuple[GameState, list[int]]:
+        """The start position that ``reset``'s options describe, checked move by move, and its moves."""
+        state = self.game.new_state()
+        if options.get("opening") is None:
+            return state, []
+        n = self.game.size
+        opening = as_opening(options["opening"], n)
+        for i, action in enumerate(opening.moves):
+            reason = state.illegal_reason(action)
+            if reason is not None:
+                raise IllegalMoveError(f"opening {opening}, move {i + 1}: {reason}")
+            state._place(action)
+            if state.terminal:
+                result = {BLACK: "black wins", WHITE: "white wins"}.get(state.winner, "a draw")
+                raise IllegalMoveError(f"opening {opening} ends the game at move {i + 1} ({point_name(action, n)}: {result})")
+        return state, list(opening.moves)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.game_state

@@ -174,7 +174,14 @@ class BoardGameEnv(gymnasium.Env):
         return {"action_mask": self.action_masks(), **extra}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        """Start a game; the opponent moves first if the learner's seat is second."""
+        """Start a game; the opponent moves first if it is its turn (the learner's seat is second).
+
+        ``options={"opening": ...}`` starts from an opening, as the AEC env's
+        ``reset`` does (moves such as ``"h8 h9 i9"``, a list of actions, or a
+        built-in opening's name); the seat still names the learner's colour
+        (``"first"``: black), so after a 3-stone opening a black learner
+        waits for the opponent's (white's) move.
+        """
         super().reset(seed=seed)
         self.aec.reset(options=options)
         self._forfeit = False

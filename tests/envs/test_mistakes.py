@@ -29,11 +29,12 @@ def test_reset_refuses_a_seed_that_is_not_a_non_negative_integer(make, seed, err
     assert env.action_space(env.agents[0]).n == 9
 
 
-def test_reset_warns_of_unknown_options():
-    """A warning, not an error: PettingZoo's own API test resets with a made-up option."""
+def test_reset_refuses_unknown_options():
+    """An error: a misspelt "opening" would start from the empty board. PettingZoo's API test probe passes."""
     env = gomoku_v0.env()
-    with pytest.warns(UserWarning, match=r"^reset ignores unknown option\(s\) 'openning'; it knows 'opening'$"):
+    with pytest.raises(ValueError, match=r"^unknown reset option\(s\) 'openning'; accepted: 'opening'$"):
         env.reset(options={"openning": "h8"})
+    env.reset(options={"options": 1})  # what pettingzoo.test.api_test sends
     with pytest.raises(TypeError, match="options must be None or a dict"):
         env.reset(options=["opening"])
 

@@ -1,0 +1,210 @@
+"""Named opening positions, for fair games: play each opening twice, colours swapped.
+
+An :class:`Opening` is a short list of moves (actions, black first) on a given
+board size. Built-in sets (:data:`NAMES`) ship as text files in
+``boardgame_envs/data/openings/``, in the same format a user can write:
+
+.. code-block:: text
+
+    # comments start with '#'; an optional header line fixes the board:
+    # board_size: 15
+    Kagetsu: h8 h9 i9
+    h8 i9 f6            # an unnamed opening is named by its moves
+
+``rif26`` holds the 26 canonical renju openings of the RIF (15x15);
+``balanced15`` and ``balanced9`` hold short freestyle openings chosen to be
+balanced for the built-in search (see ``baselines/balanced_openings.py`` and
+``docs/evaluation.md`` for how). :func:`resolve` turns what a user gives (a set
+name, a file, a list) into openings; :func:`opening_moves` reads the
+``options={"opening": ...}`` of an env's ``reset``. This module imports only
+:mod:`boardgame_envs.games`, so the envs can use it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs.games.notation import parse_point, point_name
+
+NAMES = ("rif26",)
+_HEADER = re.compile(r"^#\s*board_size\s*:\s*(\d+)\s*$")
+
+
+class OpeningError(ValueError):
+    """An opening or opening set that does not exist, cannot be read, or does not fit the board."""
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A named start position: ``moves`` are actions, black first, on a ``board_size`` board."""
+
+    name: str
+    moves: tuple[int, ...]
+    board_size: int
+
+    @property
+    def notation(self) -> str:
+        """The moves in renju notation, ``"h8 h9 i9"``."""
+        return " ".join(point_name(a, self.board_size) for a in self.moves)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.notation})" if self.name != self.notation else self.name
+
+
+def parse_moves(text: str, board_size: int) -> tuple[int, ...]:
+    """``"h8 h9 i9"`` (points separated by spaces) -> actions on a ``board_size`` board."""
+    return tuple(parse_point(token, board_size) for token in text.split())
+
+
+def parse_set(text: str, board_size: int | None = None, source: str = "<text>") -> list[Opening]:
+    """Openings from the text format above; ``board_size`` defaults to the file's header (else 15)."""
+    size = board_size
+    lines = text.splitlines()
+    for line in lines:
+        header = _HEADER.match(line.strip())
+        if header:
+            declared = int(header.group(1))
+            if board_size is not None and declared != board_size:
+                raise OpeningError(f"{source} holds openings for {declared}x{declared}, not {board_size}x{board_size}")
+            size = declared
+    size = 15 if size is None else size
+    openings = []
+    for number, line in enumerate(lines, 1):
+        body = line.split("#", 1)[0].strip()
+        if not body:
+            continue
+        name, colon, moves = body.rpartition(":")
+        if not colon:
+            name, moves = "", body
+        try:
+            actions = parse_moves(moves, size)
+        except ValueError as exc:
+            raise OpeningError(f"{source}, line {number}: {exc}") from None
+        if not actions:
+            raise OpeningError(f"{source}, line {number}: an opening needs at least one move")
+        opening = Opening(name.strip(), actions, size)
+        openings.append(opening if opening.name else Opening(opening.notation, actions, size))
+    if not openings:
+        raise OpeningError(f"{source} holds no openings")
+    return openings
+
+
+def load(name: str) -> list[Opening]:
+    """The built-in opening set ``name`` (one of :data:`NAMES`)."""
+    if name not in NAMES:
+        raise OpeningError(f"unknown opening set {name!r}; built-in sets: {', '.join(NAMES)} (or give a file)")
+    text = resources.files("boardgame_envs").joinpath("data", "openings", f"{name}.txt").read_text()
+    return parse_set(text, source=name)
+
+
+def read(path: str | os.PathLike, board_size: int | None = None) -> list[Opening]:
+    """The openings in the text file at ``path``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise OpeningError(f"cannot read openings from {os.fspath(path)!r}: {exc.strerror}") from None
+    return parse_set(text, board_size, source=os.fspath(path))
+
+
+def find(name: str, board_size: int | None = None) -> Opening:
+    """A built-in opening by name: ``"rif26/Kagetsu"``, or ``"Kagetsu"`` alone (case-insensitive)."""
+    set_name, slash, short = name.rpartition("/")
+    sets = [set_name] if slash else list(NAMES)
+    for candidate in sets:
+        for opening in load(candidate):
+            if opening.name.lower() == short.strip().lower() and board_size in (None, opening.board_size):
+                return opening
+    sizes = f" for {board_size}x{board_size}" if board_size is not None else ""
+    raise OpeningError(
+        f"unknown opening {name!r}{sizes}: give moves such as 'h8 h9 i9', a list of actions, or a name from the "
+        f"built-in sets {', '.join(NAMES)} (e.g. 'rif26/Kagetsu')"
+    )
+
+
+def resolve(spec: Any, board_size: int) -> list[Opening]:
+    """What a match's ``openings=`` names, as a list: a set name, a file path, or a list of openings.
+
+    List items may be :class:`Opening` objects, move strings (``"h8 h9 i9"``) or
+    sequences of actions. An empty result is an error.
+    """
+    if isinstance(spec, (str, os.PathLike)):
+        if isinstance(spec, str) and spec in NAMES:
+            openings = load(spec)
+        elif os.path.exists(spec):
+            openings = read(spec, board_size)
+        else:
+            raise OpeningError(f"{os.fspath(spec)!r} is neither a built-in opening set ({', '.join(NAMES)}) nor a file")
+    elif isinstance(spec, Sequence):
+        openings = [as_opening(item, board_size) for item in spec]
+        if not openings:
+            raise OpeningError("the list of openings is empty")
+    else:
+        raise OpeningError(f"openings must be a set name, a file or a list of openings, got {spec!r}")
+    for opening in openings:
+        if opening.board_size != board_size:
+            raise OpeningError(
+                f"opening {opening} is for {opening.board_size}x{opening.board_size}, not {board_size}x{board_size}"
+            )
+    return openings
+
+
+def as_opening(spec: Any, board_size: int) -> Opening:
+    """One opening from an :class:`Opening`, a name, a move string or a sequence of actions / point names."""
+    if isinstance(spec, Opening):
+        if spec.board_size != board_size:
+            raise OpeningError(f"opening {spec} is for {spec.board_size}x{spec.board_size}, not {board_size}x{board_size}")
+        return spec
+    if isinstance(spec, str):
+        try:
+            moves = parse_moves(spec, board_size)
+        except ValueError:
+            if any(ch.isdigit() for ch in spec) and "/" not in spec:
+                raise OpeningError(f"cannot read opening {spec!r}: {_first_bad_point(spec, board_size)}") from None
+            return find(spec, board_size)
+        return Opening(" ".join(point_name(a, board_size) for a in moves), moves, board_size)
+    if isinstance(spec, (Sequence, np.ndarray)):
+        moves = []
+        for item in spec:
+            if isinstance(item, str):
+                moves.append(parse_point(item, board_size))
+            elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+                if not 0 <= item < board_size * board_size:
+                    raise OpeningError(f"opening move {item} is off the {board_size}x{board_size} board (0..{board_size**2 - 1})")
+                moves.append(int(item))
+            else:
+                raise OpeningError(f"opening move {item!r} is neither an action nor a point name")
+        moves_t = tuple(moves)
+        return Opening(" ".join(point_name(a, board_size) for a in moves_t), moves_t, board_size)
+    raise OpeningError(
+        f"an opening must be moves such as 'h8 h9 i9', a list of actions, an Opening or a built-in name; got {spec!r}"
+    )
+
+
+def _first_bad_point(text: str, board_size: int) -> str:
+    for token in text.split():
+        try:
+            parse_point(token, board_size)
+        except ValueError as exc:
+            return str(exc)
+    return "not a list of points"
+
+
+def default_set(board_size: int, win_length: int, rule: str) -> str | None:
+    """The opening set a match plays by default: rif26 for 15x15 renju, balanced sets for 15x15 and 9x9 five."""
+    if win_length != 5:
+        return None
+    if board_size == 15:
+        name = "rif26" if rule == "renju" else "balanced15"
+    elif board_size == 9 and rule == "freestyle":
+        name = "balanced9"
+    else:
+        return None
+    return name if name in NAMES else None

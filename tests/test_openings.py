@@ -1,0 +1,70 @@
+"""Opening sets: the 26 RIF openings checked against their geometry; the file format; bad names."""
+
+from __future__ import annotations
+
+import pytest
+
+from balanced_openings import candidates, canonical  # baselines/balanced_openings.py
+from boardgame_envs import gomoku_v0, openings
+from boardgame_envs.games.notation import parse_point
+from boardgame_envs.openings import Opening, OpeningError
+
+
+def test_rif26_is_every_3_stone_renju_opening_once():
+    rif = openings.load("rif26")
+    assert len(rif) == 26 and len({o.name for o in rif}) == 26
+    keys = {canonical(o.moves, 15) for o in rif}
+    assert len(keys) == 26  # distinct up to the board's symmetries
+    # ... and they are the classes of all openings black h8, white adjacent, black in the central 5x5.
+    assert keys == {canonical(moves, 15) for moves in candidates(15, radius=2)}
+    h8 = parse_point("h8", 15)
+    for o in rif:
+        assert o.board_size == 15 and o.moves[0] == h8
+        assert o.moves[1] in (parse_point("h9", 15), parse_point("i9", 15))
+        assert all(abs(a // 15 - 7) <= 2 and abs(a % 15 - 7) <= 2 for a in o.moves)
+        env = gomoku_v0.raw_env(rule="renju")
+        env.reset(options={"opening": o})  # legal under renju
+        assert env.agent_selection == "white_0"
+
+
+def test_rif_star_names_are_the_stones_two_points_from_h8_in_line():
+    # The RIF names openings whose third stone lies two points from the first on
+    # a line "-sei" (star, 星; Myojo, 明星, too) and the others "-getsu" (moon, 月).
+    for o in openings.load("rif26"):
+        (r1, c1), (r3, c3) = divmod(o.moves[0], 15), divmod(o.moves[2], 15)
+        dr, dc = abs(r3 - r1), abs(c3 - c1)
+        in_line_two_away = max(dr, dc) == 2 and dr in (0, 2) and dc in (0, 2)
+        assert in_line_two_away == (o.name.endswith("sei") or o.name == "Myojo"), o
+
+
+def test_find_by_name_and_set():
+    assert openings.find("rif26/Kagetsu").notation == "h8 h9 i9"
+    assert openings.find("kagetsu") == openings.find("rif26/Kagetsu")
+    with pytest.raises(OpeningError, match="unknown opening 'Kagetsux'.*rif26"):
+        openings.find("Kagetsux")
+    with pytest.raises(OpeningError, match="unknown opening set 'rif27'"):
+        openings.load("rif27")
+
+
+def test_file_format_round_trip(tmp_path):
+    path = tmp_path / "mine.txt"
+    path.write_text("# board_size: 9\nfirst: e5 e6 f6  # comment\n\ne5 d4\n")
+    got = openings.read(path)
+    assert [o.name for o in got] == ["first", "e5 d4"] and got[0].board_size == 9
+    assert openings.resolve(str(path), 9) == got
+    with pytest.raises(OpeningError, match="for 9x9, not 15x15"):
+        openings.resolve(str(path), 15)
+    path.write_text("bad: e5 z1\n")
+    with pytest.raises(OpeningError, match="line 1.*'z1'"):
+        openings.read(path, 9)
+    with pytest.raises(OpeningError, match="neither a built-in opening set"):
+        openings.resolve(str(tmp_path / "missing.txt"), 9)
+
+
+def test_resolve_lists_and_defaults():
+    got = openings.resolve(["h8 h9", [112, 113], Opening("x", (112,), 15)], 15)
+    assert [o.moves for o in got] == [(112, 97), (112, 113), (112,)]
+    with pytest.raises(OpeningError, match="empty"):
+        openings.resolve([], 15)
+    assert openings.default_set(15, 5, "renju") == "rif26"
+    assert openings.default_set(6, 4, "freestyle") is None
