@@ -1,85 +1,161 @@
-"""Matches between policies: seats swapped, seeded, parallel; score intervals and Elo.
+"""Matches between policies: colour-swapped pairs over openings, seeded, parallel; intervals, Elo, SPRT.
 
 A *spec* names a policy so that worker processes can build it: anything
 :func:`boardgame_envs.policies.registry.make_policy` accepts (``"mcts:simulations=200"``,
 a pair ``(name, kwargs)``, a ``.pt`` checkpoint path, any picklable factory
 ``f(seed) -> policy``).
-Every game gets its own seed derived from the match seed and its index, and
-both policies are rebuilt with seeds from it, so a match's result does not
-depend on ``jobs`` or on the order games finish in.
+
+With ``openings`` a match plays **game pairs**: each opening twice, A black in
+the first game and white in the second, so that neither side profits from an
+opening that favours one colour. Without openings the games start from the
+empty board and A's seat alternates. Every game gets its own seed derived
+from the match seed and its index, both policies are rebuilt with seeds from
+it, and results are taken in game order, so a match's result (an SPRT's
+stopping point included) does not depend on ``jobs``, on the backend, or on
+the order games finish in.
+
+A policy that returns an illegal move, or raises
+:class:`~boardgame_envs.policies.base.Forfeit` (an external engine's crash,
+timeout or protocol fault), loses that game (the record says so, as
+PettingZoo's illegal-move wrapper would); a policy that raises anything else stops the match
+with :class:`PolicyError`, naming the policy and the position. Ctrl-C stops
+the workers and returns the games finished so far (``result.interrupted``).
 """
 
 from __future__ import annotations
 
-import logging
 import math
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from boardgame_envs import openings as opening_sets
+from boardgame_envs.arena_backends import run_tasks
+from boardgame_envs.games.lines import BLACK, WHITE
+from boardgame_envs.games.mnk import IllegalMoveError
+from boardgame_envs.games.notation import point_name
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy, spec_name
-
-log = logging.getLogger(__name__)
+from boardgame_envs.records import GameRecord, save
+from boardgame_envs.sprt import SPRT
 
 Z95 = 1.959964
 ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
+COLOR_NAMES = {BLACK: "black", WHITE: "white"}
+
+
+class PolicyError(RuntimeError):
+    """A policy raised instead of choosing a move; the message names the policy and the position."""
+
+
+def play_record(
+    env_fn: Callable[[], Any], black: Any, white: Any, names: tuple[str, str] = ("black", "white"),
+    opening: opening_sets.Opening | None = None,
+) -> GameRecord:  # fmt: skip
+    """One game through the AEC API from ``opening`` (or the empty board), as a :class:`GameRecord`.
+
+    An illegal move ends the game, lost by the policy that chose it (a raw env,
+    which raises on illegal moves, raises :class:`IllegalMoveError`), and so does a
+    :class:`~boardgame_envs.policies.base.Forfeit` (an external engine's fault);
+    any other exception from a policy becomes a :class:`PolicyError`.
+    """
+    env = env_fn()
+    env.reset(options={"opening": opening} if opening is not None else None)
+    raw = env.unwrapped
+    strict = env is raw  # a raw env raises on an illegal move; env()'s wrappers make it a loss
+    game, state = raw.game, raw.game_state
+    n = game.size
+    players = dict(zip(env.possible_agents, ((black, names[0]), (white, names[1]))))
+    record = GameRecord(
+        board_size=n, rule=game.rule, win_length=game.win_length, black=names[0], white=names[1],
+        moves=list(opening.moves) if opening is not None else [], winner=0,
+        opening=opening.name if opening is not None else "", opening_moves=len(opening.moves) if opening else 0,
+    )  # fmt: skip
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        policy, name = players[agent]
+        color = COLOR_NAMES[state.to_move]
+        try:
+            action = policy.act(env)
+        except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: its loss
+            record.winner, record.forfeit = WHITE if state.to_move == BLACK else BLACK, True
+            record.reason = f"{color} ({name}) forfeits: {exc}"
+            return record
+        except Exception as exc:
+            where = " ".join(point_name(a, n) for a in record.moves) or "the empty board"
+            raise PolicyError(
+                f"policy {name!r} ({color}) raised {type(exc).__name__}: {exc}; position after: {where}"
+            ) from exc
+        reason = state.illegal_reason(action)
+        if reason is not None:
+            if strict:
+                raise IllegalMoveError(f"{color} ({name}) played an illegal move: {reason}")
+            record.winner, record.forfeit = WHITE if state.to_move == BLACK else BLACK, True
+            record.reason = f"{color} ({name}) played an illegal move and loses: {reason}"
+            return record
+        record.moves.append(int(action))
+        env.step(int(action))
+    record.winner = int(state.winner)
+    if record.winner:
+        record.reason = f"{COLOR_NAMES[record.winner]} makes {game.win_length} in a row"
+    else:
+        record.reason = "draw: the board is full" if state.num_moves == game.num_actions else "draw: black has no legal move"
+    return record
 
 
 def play_game(env_fn: Callable[[], Any], first: Any, second: Any) -> tuple[int, list[int]]:
-    """One game through the AEC API; returns (winner seat: 1 first, 2 second, 0 draw; moves).
-
-    A player whose ``act`` raises :class:`~boardgame_envs.policies.base.Forfeit` (an engine
-    that crashed, timed out or broke the rules) loses, and so does one whose illegal move
-    the env's wrappers punish (``env()``: the offender gets -1 and the game stops).
-    """
-    env = env_fn()
-    env.reset()
-    players = dict(zip(env.possible_agents, (first, second)))
-    moves = []
-    final: dict[str, float] = {}
-    for agent in env.agent_iter():
-        _, reward, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            final[agent] = reward
-            env.step(None)
-            continue
-        try:
-            action = players[agent].act(env)
-        except Forfeit as exc:
-            log.warning("%s (%s) forfeits the game: %s", spec_name(players[agent]), agent, exc)
-            return (2 if agent == env.possible_agents[0] else 1), moves
-        moves.append(int(action))
-        env.step(action)
-    state = env.unwrapped.game_state
-    if state.terminal:
-        return int(state.winner), moves
-    first_reward, second_reward = (final.get(a, 0.0) for a in env.possible_agents)
-    return (0 if first_reward == second_reward else 1 if first_reward > second_reward else 2), moves
+    """One game from the empty board; returns (winner seat: 1 first, 2 second, 0 draw; moves)."""
+    record = play_record(env_fn, first, second, (spec_name(first), spec_name(second)))
+    return record.winner, record.moves
 
 
-def _game_task(args: tuple) -> tuple[int, int]:
-    env_fn, spec_a, spec_b, game_seed, a_first = args
-    rng = np.random.default_rng(game_seed)
+@dataclass(frozen=True)
+class GameTask:
+    """Everything a worker needs to play game ``index`` of a match."""
+
+    index: int
+    env_fn: Callable[[], Any]
+    spec_a: Any
+    spec_b: Any
+    names: tuple[str, str]
+    seed: int
+    a_black: bool
+    opening: opening_sets.Opening | None
+
+
+def play_task(task: GameTask) -> GameRecord:
+    """Play one match game (in a worker): both policies built from seeds drawn from the game's seed."""
+    rng = np.random.default_rng(task.seed)
     seed_a, seed_b = (int(s) for s in rng.integers(2**31, size=2))
-    a, b = make_policy(spec_a, seed=seed_a), make_policy(spec_b, seed=seed_b)
-    winner, _ = play_game(env_fn, a, b) if a_first else play_game(env_fn, b, a)
-    a_seat = 1 if a_first else 2
-    outcome = 0 if winner == 0 else (1 if winner == a_seat else -1)
-    return (0 if a_first else 1), outcome
+    a, b = make_policy(task.spec_a, seed=seed_a), make_policy(task.spec_b, seed=seed_b)
+    name_a, name_b = task.names
+    if task.a_black:
+        return play_record(task.env_fn, a, b, (name_a, name_b), task.opening)
+    return play_record(task.env_fn, b, a, (name_b, name_a), task.opening)
 
 
 @dataclass
 class MatchResult:
-    """Wins/draws/losses of policy A against B, overall and by A's seat."""
+    """Wins/draws/losses of policy A against B, overall and by A's seat (first = black)."""
 
     name_a: str
     name_b: str
     by_seat: dict[str, list[int]] = field(default_factory=lambda: {"first": [0, 0, 0], "second": [0, 0, 0]})
+    records: list[GameRecord] = field(default_factory=list)
+    openings: str = ""  # what the openings were, for the report; "" from the empty board
+    pairs: bool = False
+    interrupted: bool = False  # stopped by Ctrl-C: the games finished so far
+    sprt: SPRT | None = None
+    llr: float = 0.0
+    decision: str | None = None  # "H0" or "H1" once the SPRT stopped the match
 
     @property
     def wins(self) -> int:
@@ -97,9 +173,18 @@ class MatchResult:
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
+    def pentanomial(self) -> list[int]:
+        """Completed pairs by A's points in the pair: 0, 1/2, 1, 3/2, 2 (pair matches only)."""
+        counts = [0] * 5
+        for points in pair_points(self.records):
+            counts[int(points * 2)] += 1
+        return counts
+
     def score(self) -> tuple[float, float, float]:
         """A's mean score (win 1, draw 1/2) with a 95% normal interval from the per-game variance."""
         n = self.games
+        if n == 0:
+            return 0.5, 0.0, 1.0
         s = (self.wins + 0.5 * self.draws) / n
         var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
         if var == 0.0:
@@ -118,12 +203,26 @@ class MatchResult:
     def __str__(self) -> str:
         s, lo, hi = self.score()
         e, elo_lo, elo_hi = (x + 0.0 for x in self.elo())  # + 0.0 turns -0.0 into 0.0 for printing
-        lines = [f"{self.name_a} vs {self.name_b}: {self.games} games, seats alternated"]
+        how = f"colour-swapped pairs over {self.openings}" if self.pairs else (
+            f"openings {self.openings}, seats alternated" if self.openings else "seats alternated")  # fmt: skip
+        lines = [f"{self.name_a} vs {self.name_b}: {self.games} games, {how}"]
+        if self.interrupted:
+            lines.append("  interrupted: the games finished so far")
         lines.append(f"  {'seat of ' + self.name_a:<22}{'wins':>6}{'draws':>7}{'losses':>8}")
         for seat, (w, d, l) in self.by_seat.items():
             lines.append(f"  {seat:<22}{w:>6}{d:>7}{l:>8}")
         lines.append(f"  {'total':<22}{self.wins:>6}{self.draws:>7}{self.losses:>8}")
+        forfeits = sum(r.forfeit for r in self.records)
+        if forfeits:
+            lines.append(f"  {forfeits} game(s) lost by an illegal move (see the records)")
+        if self.pairs:
+            lines.append(f"  pairs by {self.name_a}'s points 0, 1/2, 1, 3/2, 2: {self.pentanomial()}")
         lines.append(f"  score {s:.3f} (95% {lo:.3f}..{hi:.3f}); Elo {e:+.0f} (95% {elo_lo:+.0f}..{elo_hi:+.0f})")
+        if self.sprt is not None:
+            lower, upper = self.sprt.bounds
+            verdict = {"H1": f"H1 accepted (Elo >= {self.sprt.elo1:g})", "H0": f"H0 accepted (Elo <= {self.sprt.elo0:g})"}
+            lines.append(f"  {self.sprt}: LLR {self.llr:+.2f} ({lower:+.2f}, {upper:+.2f}): "
+                         f"{verdict.get(self.decision or '', 'no decision yet')}")  # fmt: skip
         return "\n".join(lines)
 
 
@@ -136,48 +235,127 @@ def elo_from_score(score: float) -> float:
     return max(-ELO_CAP, min(ELO_CAP, -400.0 * math.log10(1.0 / score - 1.0)))
 
 
+def a_points(record: GameRecord, a_black: bool) -> float:
+    """A's points in one game: 1 win, 1/2 draw, 0 loss."""
+    if record.winner == 0:
+        return 0.5
+    return 1.0 if (record.winner == BLACK) == a_black else 0.0
+
+
+def pair_points(records: list[GameRecord]) -> Iterator[float]:
+    """A's points in each completed pair (games 2p and 2p+1: A black, then A white)."""
+    for i in range(0, len(records) - 1, 2):
+        yield a_points(records[i], True) + a_points(records[i + 1], False)
+
+
+def check_games_and_jobs(games: int, jobs: int, backend: str = "local") -> None:
+    """Raise ValueError for a number of games or jobs that cannot be played."""
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    cores = os.cpu_count() or 1
+    if backend == "local" and jobs > cores:
+        raise ValueError(f"jobs={jobs} is more than the {cores} cores of this machine; use at most {cores}")
+
+
 def match(
     env_fn: Callable[[], Any], spec_a: Any, spec_b: Any, games: int = 100, seed: int = 0,
-    jobs: int = 1, progress: bool = True,
+    jobs: int = 1, progress: bool = True, *, openings: Any = None, pairs: bool | None = None,
+    sprt: SPRT | str | None = None, save_games: str | os.PathLike | None = None, backend: str = "local",
 ) -> MatchResult:  # fmt: skip
-    """Play ``games`` games, A first in the even-numbered ones; parallel over ``jobs`` processes."""
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    """Play ``games`` games of A against B and count them; parallel over ``jobs`` processes (or Ray workers).
+
+    ``openings``: a built-in set name (:data:`boardgame_envs.openings.NAMES`), a
+    file, or a list (see :func:`boardgame_envs.openings.resolve`); ``None``
+    plays from the empty board with A's seat alternating. ``pairs`` (default:
+    whenever openings are given) plays each opening twice, colours swapped,
+    cycling through the set; ``games`` must then be even. ``sprt`` (an
+    :class:`~boardgame_envs.sprt.SPRT` or ``"ELO0,ELO1"``) stops the match as
+    soon as it decides. ``save_games``: a directory where each game is written
+    as SGF (``game-0001.sgf``, ...). ``backend``: ``"local"`` (processes) or
+    ``"ray"``.
+    """
+    check_games_and_jobs(games, jobs, backend)
+    env = env_fn()
+    game = env.unwrapped.game
+    chosen = opening_sets.resolve(openings, game.size) if openings is not None else []
+    pairs = bool(chosen) if pairs is None else bool(pairs)
+    if pairs and not chosen:
+        raise ValueError("pairs=True needs openings (a pair is one opening played with colours swapped)")
+    if pairs and games % 2:
+        raise ValueError(f"a match over openings plays colour-swapped pairs: give an even number of games, not {games}")
+    if isinstance(sprt, str):
+        sprt = SPRT.parse(sprt)
+    names = (spec_name(spec_a), spec_name(spec_b))
+    if names[0] == names[1]:
+        names = (names[0] + " (A)", names[1] + " (B)")
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
-    tasks = [(env_fn, spec_a, spec_b, int(seeds[i]), i % 2 == 0) for i in range(games)]
-    result = MatchResult(spec_name(spec_a), spec_name(spec_b))
-    bar = tqdm(total=games, desc=f"{result.name_a} vs {result.name_b}", disable=not progress, leave=False)
-    if jobs == 1:
-        outcomes = map(_game_task, tasks)
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        outcomes = pool.map(_game_task, tasks)
-    for seat, outcome in outcomes:
-        column = 0 if outcome == 1 else 1 if outcome == 0 else 2
-        result.by_seat["first" if seat == 0 else "second"][column] += 1
-        bar.update()
-    bar.close()
-    if jobs > 1:
-        pool.shutdown()
+    tasks = []
+    for i in range(games):
+        opening = (chosen[(i // 2 if pairs else i) % len(chosen)]) if chosen else None
+        tasks.append(GameTask(i, env_fn, spec_a, spec_b, names, int(seeds[i]), i % 2 == 0, opening))
+    described = openings if isinstance(openings, str) else (f"{len(chosen)} openings" if chosen else "")
+    result = MatchResult(names[0], names[1], openings=described, pairs=pairs, sprt=sprt)
+    if save_games is not None:
+        Path(save_games).mkdir(parents=True, exist_ok=True)
+    bar = tqdm(total=games, desc=f"{names[0]} vs {names[1]}", disable=not progress, leave=False)
+    outcomes = run_tasks(play_task, tasks, jobs, backend)
+    try:
+        for task, record in zip(tasks, outcomes):
+            _count(result, task, record)
+            if save_games is not None:
+                save(record, Path(save_games) / f"game-{task.index + 1:04d}.sgf")
+            bar.update()
+            if sprt is not None and _sprt_step(result, sprt):
+                break
+    except KeyboardInterrupt:
+        result.interrupted = True
+    finally:
+        outcomes.close()  # stops the workers: at the end, on an SPRT decision, on Ctrl-C or an error
+        bar.close()
     return result
+
+
+def _count(result: MatchResult, task: GameTask, record: GameRecord) -> None:
+    points = a_points(record, task.a_black)
+    column = 0 if points == 1.0 else 1 if points == 0.5 else 2
+    result.by_seat["first" if task.a_black else "second"][column] += 1
+    result.records.append(record)
+
+
+def _sprt_step(result: MatchResult, sprt: SPRT) -> bool:
+    """Update the LLR after a game (after a completed pair in pair matches); True once it decides."""
+    records = result.records
+    if result.pairs:
+        if len(records) % 2:
+            return False
+        samples = [p / 2 for p in pair_points(records)]
+    else:
+        samples = [a_points(r, i % 2 == 0) for i, r in enumerate(records)]
+    result.llr = sprt.llr(samples, pairs=result.pairs)
+    result.decision = sprt.decision(result.llr)
+    return result.decision is not None
 
 
 def round_robin(
     env_fn: Callable[[], Any], specs: dict[str, Any], games: int = 20, seed: int = 0, jobs: int = 1,
-    progress: bool = True, pairs: list[MatchResult] | None = None,
+    progress: bool = True, openings: Any = None, pairs: list[MatchResult] | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """Every pair plays ``games``; returns Elo ratings (mean 0) fitted by Bradley-Terry maximum likelihood.
 
-    ``pairs``, when given, receives each pair's :class:`MatchResult` (for :func:`round_robin_table`).
+    ``openings`` as in :func:`match`. ``pairs``, when given, receives each pair's
+    :class:`MatchResult` (for :func:`round_robin_table`).
     """
     names = list(specs)
     scores = np.zeros((len(names), len(names)))
     counts = np.zeros_like(scores)
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
-            r = match(env_fn, specs[names[i]], specs[names[j]], games, seed + 1000 * i + j, jobs, progress)
+            r = match(env_fn, specs[names[i]], specs[names[j]], games, seed + 1000 * i + j, jobs, progress,
+                      openings=openings)  # fmt: skip
+            if r.interrupted:
+                raise KeyboardInterrupt  # the table needs every pair: stop here
             if pairs is not None:
                 pairs.append(r)
             points = r.wins + 0.5 * r.draws
@@ -211,4 +389,3 @@ def round_robin_table(elo: dict[str, float], pairs: list[MatchResult]) -> str:
         lines.append(f"  {r.name_a + ' vs ' + r.name_b:<{pair_width}}{r.wins:>5}{r.draws:>5}{r.losses:>5}"
                      f"  {s:.3f} ({lo:.3f}..{hi:.3f})")  # fmt: skip
     return "\n".join(lines)
-

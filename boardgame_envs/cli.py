@@ -43,19 +43,36 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def arena(args: argparse.Namespace) -> int:
-    from boardgame_envs.arena import match, round_robin, round_robin_table
+    from boardgame_envs import openings
+    from boardgame_envs.arena import PolicyError, check_games_and_jobs, match, round_robin, round_robin_table
 
+    check_games_and_jobs(args.games, args.jobs, args.backend)
     env_fn = game_env_fn(args)
+    game = env_fn().unwrapped.game
     for name in args.policies:
         make_policy(name, seed=0)  # fail before any game is played
-    if len(args.policies) == 2:
-        a, b = args.policies
-        print(match(env_fn, a, b, games=args.games, seed=args.seed, jobs=args.jobs))
-    else:
-        pairs: list = []
-        table = round_robin(env_fn, {p: p for p in args.policies}, games=args.games, seed=args.seed, jobs=args.jobs,
-                            pairs=pairs)  # fmt: skip
-        print(round_robin_table(table, pairs))
+    default = openings.default_set(game.size, game.win_length, game.rule)
+    chosen = default if args.openings is None else None if args.openings == "none" else args.openings
+    if chosen is not None:
+        openings.resolve(chosen, game.size)  # a bad name or file fails here, before any game
+    try:
+        if len(args.policies) == 2:
+            a, b = args.policies
+            print(match(env_fn, a, b, games=args.games, seed=args.seed, jobs=args.jobs, openings=chosen,
+                        sprt=args.sprt, save_games=args.save_games, backend=args.backend))  # fmt: skip
+        else:
+            if args.sprt or args.save_games:
+                raise ValueError("--sprt and --save-games are for a match between two policies")
+            pairs: list = []
+            table = round_robin(env_fn, {p: p for p in args.policies}, games=args.games, seed=args.seed,
+                                jobs=args.jobs, openings=chosen, pairs=pairs)  # fmt: skip
+            print(round_robin_table(table, pairs))
+    except PolicyError as exc:
+        print(f"boardgame-envs: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("boardgame-envs: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
@@ -133,6 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--games", type=int, default=50)
     a.add_argument("--jobs", type=int, default=1)
     a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--openings", metavar="NAME|FILE", help="opening set (rif26, ...) or file, played in colour-swapped "
+                   "pairs; default: rif26 on 15x15 renju, the balanced set on 15x15 and 9x9 freestyle; 'none': empty board")
+    a.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early once an SPRT (alpha = beta = 0.05) decides")
+    a.add_argument("--save-games", metavar="DIR", help="write every game to DIR as SGF")
+    a.add_argument("--backend", default="local", choices=("local", "ray"), help="where the games run (default: local processes)")
     a.set_defaults(func=arena)
     g = sub.add_parser("pbrain", help="run a policy as a Gomocup brain (pbrain-*) on stdin/stdout")
     g.add_argument("--policy", default="alphabeta", type=policy_arg, metavar="POLICY",
