@@ -77,8 +77,8 @@ def self_play(n: int, opening: tuple[int, ...], depth: int, seed: int) -> tuple[
     env.reset()
     for a in opening:
         env.step(a)
-    players = {BLACK: AlphaBetaPolicy(depth=depth, time_limit=None, seed=2 * seed),
-               WHITE: AlphaBetaPolicy(depth=depth, time_limit=None, seed=2 * seed + 1)}  # fmt: skip
+    players = {BLACK: AlphaBetaPolicy(depth=depth, nodes=None, time_limit=None, seed=2 * seed),
+               WHITE: AlphaBetaPolicy(depth=depth, nodes=None, time_limit=None, seed=2 * seed + 1)}  # fmt: skip
     state = env.game_state
     moves = list(opening)
     while not state.terminal:
@@ -93,7 +93,7 @@ def root_score(n: int, opening: tuple[int, ...], depth: int) -> int:
     """Alpha-beta's best root score for the side to move after ``opening`` (white after 3 stones)."""
     env = gomoku_v0.raw_env(n, 5, "freestyle")
     env.reset(options={"opening": list(opening)})
-    return int(AlphaBetaPolicy(depth=depth, time_limit=None).move_scores(env).max())
+    return int(AlphaBetaPolicy(depth=depth, nodes=None, time_limit=None).move_scores(env).max())
 
 
 def black_score(n: int, opening: tuple[int, ...], depth: int, games: int) -> tuple[float, int]:
