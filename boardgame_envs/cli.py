@@ -127,6 +127,19 @@ def pbrain(args: argparse.Namespace) -> int:
     return serve(make_policy(args.policy, seed=args.seed), name=args.name)
 
 
+def replay(args: argparse.Namespace) -> int:
+    from boardgame_envs.records import load
+    from boardgame_envs.replay import frame, header, replay_terminal
+
+    record = load(args.file)
+    if args.moves is None:
+        replay_terminal(record)
+    else:
+        print(header(record))
+        print(frame(record, args.moves))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -176,6 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95% interval")
     ladder_cli.add_rate_arguments(r)
     r.set_defaults(func=ladder_cli.run_rate)
+    rp = sub.add_parser("replay", help="step through a saved game (SGF, as arena --save-games writes)")
+    rp.add_argument("file", help="an SGF game record")
+    rp.add_argument("--moves", type=int, metavar="K", help="print the position after K moves and exit")
+    rp.set_defaults(func=replay)
     # Listed for -h; main() hands `bench ...` to the benchmark runner before this parser sees it.
     sub.add_parser("bench", help="run a benchmark (boardgame-envs bench -h lists them)", add_help=False)
     from boardgame_envs.alphazero import cli as az_cli  # imports no torch

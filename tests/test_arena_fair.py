@@ -131,3 +131,25 @@ def test_ray_backend_gives_the_local_result():
     finally:
         ray.shutdown()
     assert [rec.moves for rec in remote.records] == [rec.moves for rec in local.records]
+
+
+def test_cli_arena_openings_records_and_mistakes(tmp_path, capsys):
+    from boardgame_envs.cli import main
+
+    assert main(["arena", "gomoku", "random", "random", "--rule", "renju", "--games", "2", "--save-games", str(tmp_path)]) == 0
+    assert "2 games, colour-swapped pairs over rif26" in capsys.readouterr().out  # the default on 15x15 renju
+    assert records.load(tmp_path / "game-0001.sgf").opening == "Kansei"
+    mine = tmp_path / "mine.txt"
+    mine.write_text("# board_size: 3\ncentre: b2\n")
+    assert main(["arena", "tictactoe", "random", "random", "--games", "2", "--openings", str(mine), "--sprt", "0,50"]) == 0
+    out = capsys.readouterr().out
+    assert f"pairs over {mine}" in out and "LLR" in out
+    for argv, message in [
+        (["--openings", "rif26"], "for 15x15, not 3x3"),
+        (["--openings", "nope"], "neither a built-in opening set"),
+        (["--games", "0"], "games must be a positive integer"),
+        (["--jobs", str(os.cpu_count() + 1)], "cores of this machine"),
+        (["--sprt", "5"], "ELO0,ELO1"),
+    ]:
+        assert main(["arena", "tictactoe", "random", "random", *argv]) == 2
+        assert message in capsys.readouterr().err

@@ -1,0 +1,83 @@
+"""Game records: SGF written and read back, hand-made files, bad files; replay in the terminal."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardgame_envs.cli import main
+from boardgame_envs.records import GameRecord, RecordError, from_sgf, load, save, to_sgf
+from boardgame_envs.replay import frame, position, replay_terminal
+
+KAGETSU_WIN = GameRecord(
+    board_size=15, rule="renju", black="alphabeta", white="mcts:simulations=200", moves=[112, 97, 98, 82, 84, 126, 70, 210, 56],  # black h8 i9 j10 k11 l12
+    winner=1, opening="Kagetsu", opening_moves=3, reason="black makes 5 in a row",
+)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        KAGETSU_WIN,
+        GameRecord(9, "freestyle", "a [x]", "b\\y", [40, 41], 2, forfeit=True, reason="black played an illegal move"),
+        GameRecord(3, "freestyle", "perfect", "random", [4, 0, 8], 0, win_length=3, opening="b2", opening_moves=1),
+        GameRecord(6, "standard", "p", "q", [], 0, win_length=4),
+    ],
+)
+def test_sgf_round_trip(record, tmp_path):
+    assert from_sgf(to_sgf(record)) == record
+    save(record, tmp_path / "g.sgf")
+    assert load(tmp_path / "g.sgf") == record
+
+
+def test_sgf_text_is_what_viewers_expect():
+    text = to_sgf(KAGETSU_WIN)
+    assert text.startswith("(;GM[4]FF[4]CA[UTF-8]SZ[15]RU[renju]PB[alphabeta]PW[mcts:simulations=200]RE[B+]")
+    assert "ON[Kagetsu: h8 h9 i9]" in text
+    assert ";B[hh];W[hg];B[ig]" in text  # h8: column h, row h from the top; h9: row g
+
+
+def test_a_hand_written_game_with_spaces_and_other_properties():
+    record = from_sgf("(;GM[4]SZ[15]PB[me]\n DT[2024-01-01] RE[W+R]\n;B[hh]\n;W[ih];B[gg])")
+    assert record.moves == [112, 113, 96] and record.winner == 2 and record.extra == {"DT": "2024-01-01"}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("GM[4]", "start with"),
+        ("(;GM[1]SZ[19];B[aa])", "not gomoku"),
+        ("(;GM[4]SZ[9];B[zz])", "bad SGF point 'zz'"),
+        ("(;GM[4]SZ[9];W[aa])", "move 1 is W's"),
+        ("(;GM[4]SZ[9];B[aa](;W[bb])(;W[cc]))", "variations"),
+    ],
+)
+def test_bad_records(text, message):
+    with pytest.raises(RecordError, match=message):
+        from_sgf(text)
+
+
+def test_positions_and_frames():
+    assert position(KAGETSU_WIN, 3).num_moves == 3 and position(KAGETSU_WIN, 9).winner == 1
+    assert "move 3/9: black i9 (opening)" in frame(KAGETSU_WIN, 3)
+    assert frame(KAGETSU_WIN, 9).endswith("black makes 5 in a row")
+    with pytest.raises(ValueError, match="has 9 moves"):
+        position(KAGETSU_WIN, 10)
+
+
+def test_replay_keys():
+    shown = []
+    keys = iter(["", "n", "p", "p", "9", "x", "q"])
+    replay_terminal(KAGETSU_WIN, input_fn=lambda _: next(keys), print_fn=shown.append)
+    numbers = [line.split("\nmove ")[1].split(":")[0] for line in shown if "\nmove " in line]
+    assert numbers == ["3/9", "4/9", "5/9", "4/9", "3/9", "9/9", "9/9"]
+    assert any("unknown key 'x'" in line for line in shown)
+
+
+def test_cli_replay(tmp_path, capsys):
+    save(KAGETSU_WIN, tmp_path / "g.sgf")
+    assert main(["replay", str(tmp_path / "g.sgf"), "--moves", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "black alphabeta - white mcts:simulations=200" in out and "move 5/9: black j10" in out
+    assert main(["replay", str(tmp_path / "missing.sgf")]) == 2
+    assert main(["replay", str(tmp_path / "g.sgf"), "--moves", "10"]) == 2
+    assert "has 9 moves" in capsys.readouterr().err
