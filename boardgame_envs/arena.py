@@ -208,10 +208,11 @@ class MatchResult:
         lines = [f"{self.name_a} vs {self.name_b}: {self.games} games, {how}"]
         if self.interrupted:
             lines.append("  interrupted: the games finished so far")
-        lines.append(f"  {'seat of ' + self.name_a:<22}{'wins':>6}{'draws':>7}{'losses':>8}")
+        width = max(22, len(self.name_a) + 10)
+        lines.append(f"  {'seat of ' + self.name_a:<{width}}{'wins':>6}{'draws':>7}{'losses':>8}")
         for seat, (w, d, l) in self.by_seat.items():
-            lines.append(f"  {seat:<22}{w:>6}{d:>7}{l:>8}")
-        lines.append(f"  {'total':<22}{self.wins:>6}{self.draws:>7}{self.losses:>8}")
+            lines.append(f"  {seat:<{width}}{w:>6}{d:>7}{l:>8}")
+        lines.append(f"  {'total':<{width}}{self.wins:>6}{self.draws:>7}{self.losses:>8}")
         forfeits = sum(r.forfeit for r in self.records)
         if forfeits:
             lines.append(f"  {forfeits} game(s) lost by an illegal move (see the records)")

@@ -78,7 +78,8 @@ def to_sgf(record: GameRecord) -> str:
     props += [("PB", record.black), ("PW", record.white), ("RE", result)]
     if record.opening_moves:
         opening = " ".join(point_name(a, n) for a in record.moves[: record.opening_moves])
-        props.append(("ON", f"{record.opening}: {opening}" if record.opening else opening))
+        named = record.opening and record.opening != opening
+        props.append(("ON", f"{record.opening}: {opening}" if named else opening))
     if record.reason:
         props.append(("C", record.reason))
     props += sorted(record.extra.items())
@@ -116,7 +117,7 @@ def from_sgf(text: str) -> GameRecord:
     opening, opening_moves = "", 0
     if "ON" in root:
         name, _, points = root["ON"].rpartition(": ")
-        opening, opening_moves = name, len(points.split())
+        opening, opening_moves = name or points, len(points.split())  # an unnamed opening is named by its moves
     known = {"GM", "FF", "CA", "SZ", "RU", "KL", "PB", "PW", "RE", "ON", "C"}
     return GameRecord(
         board_size=n, rule=root.get("RU", "freestyle"), black=root.get("PB", ""), white=root.get("PW", ""),
