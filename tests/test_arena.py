@@ -64,5 +64,6 @@ def test_an_illegal_move_punished_by_the_wrapper_loses():
             return int(env.unwrapped.game_state.last_move)
 
     first = type("Centre", (), {"name": "centre", "act": lambda self, env: 4})()
-    # env() ends the game with -1 for the offender and leaves the board as it was: a loss, not a draw.
-    assert play_game(tictactoe_v0.env, first, Occupier()) == (1, [4, 4])
+    # Under env() an illegal move loses (as PettingZoo's wrapper scores it), not a draw; the
+    # moves stay the legal ones, so that they replay (the record's reason names the bad move).
+    assert play_game(tictactoe_v0.env, first, Occupier()) == (1, [4])

@@ -298,6 +298,6 @@ def test_registry_spec_and_command_line(tmp_path, capsys):
         check_spec("pbrain")
     assert main(["arena", "gomoku", f"pbrain:{launcher}", "random", "--games", "2", "--board-size", "9"]) == 0
     assert "2 games" in capsys.readouterr().out
-    assert main(["arena", "gomoku", "pbrain:/nonexistent/pbrain-x", "random", "--games", "1"]) == 1
+    assert main(["arena", "gomoku", "pbrain:/nonexistent/pbrain-x", "random", "--games", "2"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not an executable file" in err
