@@ -33,7 +33,8 @@ import numpy as np
 
 from boardgame_envs.games.notation import parse_point, point_name
 
-NAMES = ("rif26",)
+NAMES = ("rif26", "balanced15", "balanced9")
+_POINT_LIKE = re.compile(r"^\s*[a-z]\d{1,2}\s*$", re.IGNORECASE)
 _HEADER = re.compile(r"^#\s*board_size\s*:\s*(\d+)\s*$")
 
 
@@ -166,9 +167,12 @@ def as_opening(spec: Any, board_size: int) -> Opening:
         try:
             moves = parse_moves(spec, board_size)
         except ValueError:
-            if any(ch.isdigit() for ch in spec) and "/" not in spec:
-                raise OpeningError(f"cannot read opening {spec!r}: {_first_bad_point(spec, board_size)}") from None
-            return find(spec, board_size)
+            try:
+                return find(spec, board_size)
+            except OpeningError:
+                if " " in spec.strip() or _POINT_LIKE.match(spec):  # meant as moves: say which point is wrong
+                    raise OpeningError(f"cannot read opening {spec!r}: {_first_bad_point(spec, board_size)}") from None
+                raise
         return Opening(" ".join(point_name(a, board_size) for a in moves), moves, board_size)
     if isinstance(spec, (Sequence, np.ndarray)):
         moves = []

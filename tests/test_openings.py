@@ -66,5 +66,19 @@ def test_resolve_lists_and_defaults():
     assert [o.moves for o in got] == [(112, 97), (112, 113), (112,)]
     with pytest.raises(OpeningError, match="empty"):
         openings.resolve([], 15)
-    assert openings.default_set(15, 5, "renju") == "rif26"
+    assert openings.default_set(15, 5, "renju") == "rif26" and openings.default_set(15, 5, "freestyle") == "balanced15"
+    assert openings.default_set(9, 5, "freestyle") == "balanced9" and openings.default_set(9, 5, "renju") is None
     assert openings.default_set(6, 4, "freestyle") is None
+
+
+@pytest.mark.parametrize(("name", "size"), [("balanced15", 15), ("balanced9", 9)])
+def test_balanced_sets_are_distinct_legal_openings_near_the_centre(name, size):
+    got = openings.load(name)
+    assert len(got) >= 4 and {o.board_size for o in got} == {size}
+    assert len({canonical(o.moves, size) for o in got}) == len(got)
+    c = size // 2
+    for o in got:
+        assert all(abs(a // size - c) <= 2 and abs(a % size - c) <= 2 for a in o.moves)
+        env = gomoku_v0.raw_env(board_size=size, rule="freestyle")
+        env.reset(options={"opening": o.name})  # built-in names resolve on their board size
+        assert env.unwrapped.game_state.num_moves == len(o.moves)
