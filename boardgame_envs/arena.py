@@ -55,9 +55,12 @@ class PolicyError(RuntimeError):
 
 def play_record(
     env_fn: Callable[[], Any], black: Any, white: Any, names: tuple[str, str] = ("black", "white"),
-    opening: opening_sets.Opening | None = None,
+    opening: Any = None,
 ) -> GameRecord:  # fmt: skip
     """One game through the AEC API from ``opening`` (or the empty board), as a :class:`GameRecord`.
+
+    ``opening``: anything ``reset(options={"opening": ...})`` accepts (moves, a
+    list of actions, an :class:`~boardgame_envs.openings.Opening`, a built-in name).
 
     An illegal move ends the game, lost by the policy that chose it (a raw env,
     which raises on illegal moves, raises :class:`IllegalMoveError`), and so does a
@@ -65,8 +68,10 @@ def play_record(
     any other exception from a policy becomes a :class:`PolicyError`.
     """
     env = env_fn()
-    env.reset(options={"opening": opening} if opening is not None else None)
     raw = env.unwrapped
+    if opening is not None:
+        opening = opening_sets.as_opening(opening, raw.game.size)
+    env.reset(options={"opening": opening} if opening is not None else None)
     strict = env is raw  # a raw env raises on an illegal move; env()'s wrappers make it a loss
     game, state = raw.game, raw.game_state
     n = game.size
@@ -111,9 +116,9 @@ def play_record(
     return record
 
 
-def play_game(env_fn: Callable[[], Any], first: Any, second: Any) -> tuple[int, list[int]]:
-    """One game from the empty board; returns (winner seat: 1 first, 2 second, 0 draw; moves)."""
-    record = play_record(env_fn, first, second, (spec_name(first), spec_name(second)))
+def play_game(env_fn: Callable[[], Any], first: Any, second: Any, opening: Any = None) -> tuple[int, list[int]]:
+    """One game (from ``opening``, else the empty board); returns (winner seat: 1 first, 2 second, 0 draw; moves)."""
+    record = play_record(env_fn, first, second, (spec_name(first), spec_name(second)), opening)
     return record.winner, record.moves
 
 

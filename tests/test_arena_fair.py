@@ -153,3 +153,13 @@ def test_cli_arena_openings_records_and_mistakes(tmp_path, capsys):
     ]:
         assert main(["arena", "tictactoe", "random", "random", *argv]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_play_game_from_an_opening_in_any_form():
+    from boardgame_envs.arena import play_game
+    from boardgame_envs.policies.random import RandomPolicy
+
+    env_fn = functools.partial(gomoku_v0.env, board_size=15, rule="renju")
+    for opening in ("rif26/Kagetsu", "h8 h9 i9", [112, 97, 98]):
+        winner, moves = play_game(env_fn, RandomPolicy(seed=1), RandomPolicy(seed=2), opening)
+        assert moves[:3] == [112, 97, 98] and winner in (0, 1, 2)
