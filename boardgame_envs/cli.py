@@ -70,9 +70,6 @@ def arena(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(f"boardgame-envs: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("boardgame-envs: interrupted", file=sys.stderr)
-        return 130
     return 0
 
 
