@@ -58,8 +58,13 @@ def arena(args: argparse.Namespace) -> int:
     try:
         if len(args.policies) == 2:
             a, b = args.policies
-            print(match(env_fn, a, b, games=args.games, seed=args.seed, jobs=args.jobs, openings=chosen,
-                        sprt=args.sprt, save_games=args.save_games, backend=args.backend))  # fmt: skip
+            result = match(env_fn, a, b, games=args.games, seed=args.seed, jobs=args.jobs, openings=chosen,
+                           sprt=args.sprt, save_games=args.save_games, backend=args.backend)  # fmt: skip
+            if result.interrupted:  # Ctrl-C: the games finished so far, then the usual line
+                say_interrupted(f"interrupted after {result.games} of {args.games} games")
+            print(result)
+            if result.interrupted:
+                return 130
         else:
             if args.sprt or args.save_games:
                 raise ValueError("--sprt and --save-games are for a match between two policies")

@@ -79,10 +79,11 @@ def test_ctrl_c_in_play_and_arena_is_one_line(capsys, monkeypatch):
     monkeypatch.setattr("boardgame_envs.play.play_terminal", interrupted)  # Ctrl-C at the prompt
     assert main(["play", "tictactoe", "--opponent", "random"]) == 130
     assert capsys.readouterr().err == "boardgame-envs: interrupted\n"
-    monkeypatch.setattr("boardgame_envs.arena.play_game", interrupted)
+    monkeypatch.setattr("boardgame_envs.arena.play_record", interrupted)
     assert main(["arena", "tictactoe", "random", "mcts", "--games", "2"]) == 130
-    err = capsys.readouterr().err
-    assert "boardgame-envs: interrupted\n" in err and "Traceback" not in err  # after the match's progress bar
+    captured = capsys.readouterr()
+    assert "boardgame-envs: interrupted after 0 of 2 games\n" in captured.err and "Traceback" not in captured.err
+    assert "0 games" in captured.out and "interrupted" in captured.out  # the (empty) partial result
 
 
 def test_demo_says_who_played_whom_and_the_result(capsys):
