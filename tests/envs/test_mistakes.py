@@ -148,7 +148,7 @@ def test_action_masks_through_the_wrappers_and_before_reset():
 
 def test_the_gymnasium_view_checks_reset_options_as_the_aec_env_does():
     env = gymnasium.make("boardgame_envs/TicTacToe-v0")
-    with pytest.warns(UserWarning, match="reset ignores unknown option"):
+    with pytest.raises(ValueError, match="unknown reset option"):
         env.reset(options={"openning": "b2"})
     with pytest.raises(TypeError, match="options must be None or a dict"):
         env.reset(options="b2")
