@@ -93,9 +93,38 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay_record(args: argparse.Namespace) -> int:
+    """An SGF record (as ``arena --save-games`` writes): steps through it on a terminal, else prints a position."""
+    from boardgame_envs.records import load
+    from boardgame_envs.replay import frame, header, replay_terminal
+
+    record = load(args.file)
+    if args.gif:
+        from boardgame_envs.games.mnk import MNKGame
+        from boardgame_envs.render import animate
+
+        animate(record.moves, MNKGame(record.board_size, record.win_length, record.rule), args.gif)
+        print(f"wrote {args.gif}: {len(record.moves) + 1} frames, {record.result}")
+        return 0
+    if args.moves is None and sys.stdin.isatty():
+        replay_terminal(record)
+        return 0
+    print(header(record))
+    print(frame(record, len(record.moves) if args.moves is None else args.moves))
+    return 0
+
+
 def replay(args: argparse.Namespace) -> int:
-    """A game written as a move list ("h8 i9 j10 ...", black first): its final position, or an animation with --gif."""
+    """A game written as a move list ("h8 i9 j10 ...", black first): its final position, or an animation with --gif.
+
+    An SGF record (``.sgf``) goes to :func:`replay_record`.
+    """
     from pathlib import Path
+
+    if str(args.file).lower().endswith(".sgf"):
+        return replay_record(args)
+    if args.moves is not None:
+        raise ValueError("--moves steps through SGF records (arena --save-games); a move list shows its last position")
 
     from boardgame_envs.games.catalog import game_info
     from boardgame_envs.render import Board, animate
@@ -127,19 +156,6 @@ def pbrain(args: argparse.Namespace) -> int:
         print(f"wrote {path}: a brain for Gomocup managers; as a policy here: pbrain:{path}")
         return 0
     return serve(make_policy(args.policy, seed=args.seed), name=args.name)
-
-
-def replay(args: argparse.Namespace) -> int:
-    from boardgame_envs.records import load
-    from boardgame_envs.replay import frame, header, replay_terminal
-
-    record = load(args.file)
-    if args.moves is None:
-        replay_terminal(record)
-    else:
-        print(header(record))
-        print(frame(record, args.moves))
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -180,9 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=pbrain)
     from boardgame_envs.ladder import cli as ladder_cli  # imports nothing heavy
 
-    rp = sub.add_parser("replay", help="show a game written as a move list (h8 i9 ...); --gif writes an animation")
-    rp.add_argument("file", help="a text file of moves in renju notation, black first, separated by spaces")
+    rp = sub.add_parser("replay", help="step through a saved game (SGF from arena --save-games, or a move list "
+                        "h8 i9 ...); --gif writes an animation")
+    rp.add_argument("file", help="an SGF record (.sgf: Enter/n next, p previous, a number jumps, q quits) or a text "
+                    "file of moves in renju notation, black first, separated by spaces")
     add_game_arguments(rp, default="renju")
+    rp.add_argument("--moves", type=int, metavar="K", help="SGF: print the position after K moves and exit")
     rp.add_argument("--gif", metavar="OUT", help="write the game as an animation (.gif, .png, .webp; .mp4 with the video extra)")
     rp.set_defaults(func=replay)
     lad = sub.add_parser("ladder", help="print a game's calibrated ladder: levels, Elo, 95% intervals")
@@ -191,10 +210,6 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95% interval")
     ladder_cli.add_rate_arguments(r)
     r.set_defaults(func=ladder_cli.run_rate)
-    rp = sub.add_parser("replay", help="step through a saved game (SGF, as arena --save-games writes)")
-    rp.add_argument("file", help="an SGF game record")
-    rp.add_argument("--moves", type=int, metavar="K", help="print the position after K moves and exit")
-    rp.set_defaults(func=replay)
     # Listed for -h; main() hands `bench ...` to the benchmark runner before this parser sees it.
     sub.add_parser("bench", help="run a benchmark (boardgame-envs bench -h lists them)", add_help=False)
     from boardgame_envs.alphazero import cli as az_cli  # imports no torch
