@@ -71,11 +71,14 @@ def test_ctrl_c_returns_the_games_played_so_far():
     r = match(tictactoe_v0.env, InterruptAtGame(3), "random", games=10, progress=False)
     assert r.interrupted and r.games == 2 and "interrupted" in str(r)
     # Ctrl-C reaches the main process (workers ignore SIGINT) while it waits for the workers.
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    # The match is far longer than the timer on any machine, so the signal always lands inside it.
+    timer = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
-    r = match(tictactoe_v0.env, "mcts:simulations=3000", "random", games=400, jobs=2, progress=False)
-    timer.join()
-    assert r.interrupted and r.games < 400
+    try:
+        r = match(tictactoe_v0.env, "mcts:simulations=3000", "random", games=20_000, jobs=2, progress=False)
+    finally:
+        timer.cancel()
+    assert r.interrupted and r.games < 20_000
     assert multiprocessing.active_children() == []
 
 
