@@ -59,6 +59,19 @@ SEATS = ("first", "second", "random")
 ILLEGAL = ("lose", "raise")
 
 
+def check_view_options(seat: str, illegal_action: str, channels_first: Any, flatten: Any) -> None:
+    """The checks of the arguments the single-agent view and its vector twin share."""
+    if seat not in SEATS:
+        raise ValueError(f"unknown seat {seat!r}; expected one of {', '.join(SEATS)}")
+    if illegal_action not in ILLEGAL:
+        raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, got {illegal_action!r}")
+    for name, value in (("channels_first", channels_first), ("flatten", flatten)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {value!r}")
+    if channels_first and flatten:
+        raise ValueError("channels_first and flatten exclude each other: CHW planes for a CNN, or 1-D for an MLP")
+
+
 def make_opponent(spec: Any, seed: int | None = None) -> Any:
     """The opponent a spec names: any registry spec (``"mcts:simulations=200"``, ``(name, kwargs)``, a
     checkpoint path), a policy with ``act(env)``, or a callable ``(observation, action_mask) -> action``."""
@@ -93,17 +106,9 @@ class BoardGameEnv(gymnasium.Env):
         from boardgame_envs import gomoku_v0, tictactoe_v0
 
         info = game_info(game)
-        if seat not in SEATS:
-            raise ValueError(f"unknown seat {seat!r}; expected one of {', '.join(SEATS)}")
-        if illegal_action not in ILLEGAL:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, got {illegal_action!r}")
+        check_view_options(seat, illegal_action, channels_first, flatten)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi', 'rgb_array' or 'human'")
-        for name, value in (("channels_first", channels_first), ("flatten", flatten)):
-            if not isinstance(value, (bool, np.bool_)):
-                raise TypeError(f"{name} must be True or False, got {value!r}")
-        if channels_first and flatten:
-            raise ValueError("channels_first and flatten exclude each other: CHW planes for a CNN, or 1-D for an MLP")
         rules = info.game(board_size, win_length, rule)  # arguments that do not apply, or are out of range, fail here
         if info.module == "tictactoe_v0":
             self.aec = tictactoe_v0.raw_env(render_mode=render_mode)

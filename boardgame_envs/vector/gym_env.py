@@ -46,11 +46,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from boardgame_envs.envs.single_agent import check_view_options
 from boardgame_envs.vector.engine import VectorGames, make
 from boardgame_envs.vector.opponents import make_opponent
-
-SEATS = ("first", "second", "random")
-ILLEGAL = ("lose", "raise")
 
 
 class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
@@ -73,10 +71,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         parallel: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        if seat not in SEATS:
-            raise ValueError(f"unknown seat {seat!r}; expected one of {', '.join(SEATS)}")
-        if illegal_action not in ILLEGAL:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, got {illegal_action!r}")
+        check_view_options(seat, illegal_action, channels_first, flatten)
         if render_mode is not None:
             raise ValueError(f"the vector view does not render (render_mode={render_mode!r}); use the AEC env")
         self.engine: VectorGames = make(game, num_envs, board_size=board_size, win_length=win_length, rule=rule,

@@ -239,3 +239,20 @@ def test_an_opponent_forfeit_is_a_win_for_the_learner():
     assert envs.engine.num_moves.tolist() == [0, 0, 0]  # reset in the same step
     with pytest.raises(Forfeit, match="engine crashed"):  # a forfeit of the opening move propagates
         BoardGameVectorEnv(2, game="tictactoe", opponent=Quitter(), seat="second").reset(seed=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"seat": "middle"}, ValueError, "unknown seat"),
+        ({"illegal_action": "ignore"}, ValueError, "illegal_action"),
+        ({"channels_first": "yes"}, TypeError, "channels_first must be True or False"),
+        ({"channels_first": True, "flatten": True}, ValueError, "exclude each other"),
+    ],
+)
+def test_the_vector_view_checks_its_options_as_the_single_agent_view_does(kwargs, error, message):
+    for make_view in (lambda: BoardGameEnv("tictactoe", **kwargs),
+                      lambda: gymnasium.make_vec("boardgame_envs/TicTacToe-v0", num_envs=2,
+                                                 vectorization_mode="vector_entry_point", **kwargs)):  # fmt: skip
+        with pytest.raises(error, match=message):
+            make_view()
