@@ -15,8 +15,8 @@ import argparse
 
 import numpy as np
 
-from boardgame_envs.ladder import levels, rate
-from boardgame_envs.ladder.games import GameResult, Runner
+from boardgame_envs.ladder import levels, rate, rating
+from boardgame_envs.ladder.games import GameResult
 
 
 def main() -> None:
@@ -30,12 +30,12 @@ def main() -> None:
     rng = np.random.default_rng(0)
     truth = {"x": 0.0}
 
-    def simulated_play(self, env_fn, tasks):  # the games, drawn from the model instead of played
+    def simulated_play(workers, env_fn, tasks, players=None):  # the games, drawn from the model instead of played
         for t in tasks:
             p = 1 / (1 + 10 ** ((elo_of[t.b] - truth["x"]) / 400))
-            yield GameResult(t.names[0], t.names[1], t.index, t.a_first, float(rng.random() < p), 0)
+            yield GameResult(t.names[0], t.names[1], t.index, t.a_first, float(rng.random() < p), 0), None
 
-    Runner.play = simulated_play
+    rating.play = simulated_play
     print(f"{args.ladder}: games to ±60 (median, 90th percentile); final {args.games}-game interval holds the truth")
     for x in np.linspace(table[2].elo, table[-1].elo, 6):
         truth["x"] = float(x)

@@ -35,7 +35,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from boardgame_envs import openings as opening_sets
-from boardgame_envs.arena_backends import run_tasks
+from boardgame_envs.arena_backends import check_backend, run_tasks
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.games.notation import point_name
@@ -255,7 +255,8 @@ def pair_points(records: list[GameRecord]) -> Iterator[float]:
 
 
 def check_games_and_jobs(games: int, jobs: int, backend: str = "local") -> None:
-    """Raise ValueError for a number of games or jobs that cannot be played."""
+    """Raise ValueError for a number of games or jobs that cannot be played, or a backend that cannot play them."""
+    check_backend(backend)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:

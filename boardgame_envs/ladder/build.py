@@ -2,6 +2,7 @@
 
     python -m boardgame_envs.ladder.build renju --jobs 2            # hours on 2 cores; resumable
     python -m boardgame_envs.ladder.build renju --fit-only          # refit the table and plot from the log
+    python -m boardgame_envs.ladder.build renju --backend ray --jobs 64 --save-games games/
 
 Every game is appended to ``data/LADDER.games.jsonl`` as it ends, and a run starts
 by reading that log, so a killed run loses only the games in flight and the next
@@ -11,11 +12,18 @@ pairs) to every adjacent pair whose difference's 95% interval is still wider tha
 check it is consistent); after each round the ratings are refitted
 (:func:`boardgame_envs.ladder.elo.fit`, level 0 pinned at 0) and the table
 (``data/LADDER.json``) and the plot (``data/LADDER.png``) are rewritten.
+
+The games are the same whatever ``--jobs`` and ``--backend`` (local processes or
+Ray, joined through ``RAY_ADDRESS`` on a cluster): each game's seed and opening
+come from its two specs and its number, and results are taken in game order.
+``--save-games DIR`` also writes each game played as SGF
+(:func:`record_path`); the games already in the log are not played again.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import platform
@@ -25,10 +33,12 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
+from boardgame_envs.arena_backends import BACKENDS, Workers, check_backend
 from boardgame_envs.ladder.elo import Ratings, fit
-from boardgame_envs.ladder.games import GameResult, Runner, append_log, ladder_task, missing, read_log, trim_torn_line
+from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_task, missing, play, read_log, trim_torn_line
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError
 from boardgame_envs.ladder.report import write_plot, write_table
+from boardgame_envs.records import save
 
 TARGET = 50.0  # Elo: the half-width every adjacent difference's 95% interval must reach
 
@@ -98,16 +108,24 @@ def publish(ladder: Ladder, log: list[GameResult], command: str, target: float, 
 def build(
     ladder: Ladder, jobs: int = 1, chunk: int = 20, target: float = TARGET, minutes: float | None = None,
     max_rounds: int | None = None, log_path: Path | None = None, command: str = "", plot: bool = True,
+    backend: str = "local", save_games: str | os.PathLike | None = None,
 ) -> Ratings | None:  # fmt: skip
-    """Play rounds until every adjacent difference is within ``±target`` (or time runs out); see the module docstring."""
+    """Play rounds until every adjacent difference is within ``±target`` (or time runs out); see the module docstring.
+
+    ``backend``: ``"local"`` (``jobs`` processes) or ``"ray"``; the games are the same.
+    ``save_games``: a directory that receives each game played as SGF (see :func:`record_path`).
+    """
+    check_backend(backend)
     log_path = log_path or ladder.log_path
+    if save_games is not None:
+        Path(save_games).mkdir(parents=True, exist_ok=True)
     trim_torn_line(log_path)
     log = read_log(log_path)
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
     ratings = rate_ladder(ladder, log) if ladder_results(ladder, log) and _connected(ladder, log) else None
     rounds = 0
     env_fn = ladder.env_fn()
-    with Runner(jobs) as runner:
+    with Workers(jobs, backend) as workers:
         while max_rounds is None or rounds < max_rounds:
             plan = plan_round(ladder, log, ratings, chunk, target)
             if not plan:
@@ -115,8 +133,10 @@ def build(
             tasks = [ladder_task(a, b, i, ladder.board_size) for a, b, total in plan for i in missing(log, a, b, total)]
             tasks.sort(key=lambda t: t[-1])  # interleave the pairs, so every pair moves on together
             bar = tqdm(total=len(tasks), desc=f"{ladder.name} round {rounds + 1}", file=sys.stderr)
-            for result in runner.play(env_fn, tasks):
+            for result, record in play(workers, env_fn, tasks, functools.partial(players, ladder)):
                 append_log(log_path, result)
+                if save_games is not None:
+                    save(record, Path(save_games) / record_path(ladder, result))
                 log.append(result)
                 bar.update()
                 if deadline is not None and time.monotonic() > deadline:
@@ -131,31 +151,63 @@ def build(
     return ratings
 
 
+def players(ladder: Ladder, task: Task) -> tuple[str, str]:
+    """How a game's record names its two levels: ``gomoku9/3 (greedy:epsilon=0.6)``."""
+    a, b = (f"{ladder.level_name(ladder.specs.index(spec))} ({spec})" for spec in task.names)
+    return a, b
+
+
+def record_path(ladder: Ladder, result: GameResult) -> str:
+    """The file name of a game's record: ``gomoku9-03-04-0007.sgf`` is game index 7 of level 3 against level 4."""
+    i, j = ladder.specs.index(result.a), ladder.specs.index(result.b)
+    return f"{ladder.name}-{i:02d}-{j:02d}-{result.index:04d}.sgf"
+
+
 def _connected(ladder: Ladder, log: list[GameResult]) -> bool:
     return all(played(log, a, b) > 0 for a, b in zip(ladder.specs, ladder.specs[1:]))
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)  # printed as one line by main, not as argparse's usage block
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Raise ValueError (one line on the command line) for arguments that cannot build a ladder."""
+    if args.ladder not in LADDERS:
+        raise LadderError(f"unknown ladder {args.ladder!r}; ladders: {', '.join(LADDERS)}")
+    check_backend(args.backend)
+    cores = os.cpu_count() or 1
+    if args.jobs < 1 or (args.backend == "local" and args.jobs > cores):
+        limit = f"1..{cores} (the cores here)" if args.backend == "local" else "at least 1"
+        raise ValueError(f"--jobs must be {limit}, got {args.jobs}")
+    if args.chunk < 2 or args.chunk % 2:
+        raise ValueError(f"--chunk must be an even number of games, at least 2, got {args.chunk}")
+    if not args.target > 0:
+        raise ValueError(f"--target must be a positive number of Elo, got {args.target}")
+    if args.minutes is not None and not args.minutes > 0:
+        raise ValueError(f"--minutes must be positive, got {args.minutes}")
+    if args.rounds is not None and args.rounds < 1:
+        raise ValueError(f"--rounds must be at least 1, got {args.rounds}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m boardgame_envs.ladder.build", description=__doc__.split("\n\n")[0])
-    parser.add_argument("ladder", choices=list(LADDERS))
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (at most the cores)")
+    parser = _Parser(prog="python -m boardgame_envs.ladder.build", description=__doc__.split("\n\n")[0])
+    parser.add_argument("ladder", metavar="LADDER", help=", ".join(LADDERS))
+    parser.add_argument("--jobs", type=int, default=1, help="games at a time (local: at most the cores)")
+    parser.add_argument("--backend", default="local", help=f"where the games run: {' or '.join(BACKENDS)} (default local)")
     parser.add_argument("--chunk", type=int, default=20, help="games per pair and round (even)")
     parser.add_argument("--target", type=float, default=TARGET, help="half-width in Elo of every adjacent difference")
     parser.add_argument("--minutes", type=float, default=None, help="stop after the game in play when this much time has passed")
     parser.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
+    parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game played to DIR as SGF")
     parser.add_argument("--fit-only", action="store_true", help="play nothing: refit the table and plot from the log")
     parser.add_argument("--no-plot", action="store_true")
-    args = parser.parse_args(argv)
-    cores = os.cpu_count() or 1
-    if not 1 <= args.jobs <= cores:
-        parser.error(f"--jobs must be in 1..{cores} (the cores here), got {args.jobs}")
-    if args.chunk < 2 or args.chunk % 2:
-        parser.error(f"--chunk must be an even number of games, at least 2, got {args.chunk}")
-    if args.target <= 0:
-        parser.error(f"--target must be positive, got {args.target}")
-    ladder = LADDERS[args.ladder]
-    command = f"python -m boardgame_envs.ladder.build {ladder.name} --jobs 2"  # the games do not depend on --jobs
     try:
+        args = parser.parse_args(argv)
+        _check_arguments(args)
+        ladder = LADDERS[args.ladder]
+        command = f"python -m boardgame_envs.ladder.build {ladder.name} --jobs 2"  # the games do not depend on --jobs
         if args.fit_only:
             log = read_log(ladder.log_path)
             if not _connected(ladder, log):
@@ -163,12 +215,12 @@ def main(argv: list[str] | None = None) -> int:
             publish(ladder, log, command, args.target, not args.no_plot)
         else:
             build(ladder, args.jobs, args.chunk, args.target, args.minutes, args.rounds, command=command,
-                  plot=not args.no_plot)  # fmt: skip
+                  plot=not args.no_plot, backend=args.backend, save_games=args.save_games)  # fmt: skip
     except KeyboardInterrupt:
         print("interrupted: the games played so far are in the log; run the same command to go on", file=sys.stderr)
         return 130
     except ValueError as exc:
-        print(f"build: error: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
     from boardgame_envs.ladder.report import format_table
 

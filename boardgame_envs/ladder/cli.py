@@ -1,7 +1,7 @@
 """The ``ladder`` and ``rate`` subcommands of ``boardgame-envs`` (wired in by :mod:`boardgame_envs.cli`).
 
 Bad input (an unknown game or level, a number of games below 2, ``--jobs`` above the
-cores) raises ``ValueError`` here, which the command line prints as one line and
+cores, an unknown ``--backend``) raises ``ValueError`` here, which the command line prints as one line and
 exits with status 2.
 """
 
@@ -38,10 +38,12 @@ def add_rate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("policy", metavar="POLICY", help="a policy spec (mcts:simulations=200, level:renju/5, a .pt checkpoint, pbrain:PATH)")
     _game_arguments(parser)
     parser.add_argument("--games", type=int, default=400, help="games to play at most (whole colour-swapped pairs; default 400)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes, at most the cores (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="games at a time; local: at most the cores (default 1)")
+    parser.add_argument("--backend", default="local", help="where the games run: local (processes) or ray (default local)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--precision", type=float, default=None, metavar="ELO",
                         help="stop early once the 95%% interval is at most ±ELO")  # fmt: skip
+    parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game to DIR as SGF")
 
 
 def run_rate(args: argparse.Namespace) -> int:
@@ -49,7 +51,8 @@ def run_rate(args: argparse.Namespace) -> int:
 
     try:
         rating = rate(args.policy, args.game, rule=args.rule, board_size=args.board_size, games=args.games,
-                      seed=args.seed, jobs=args.jobs, precision=args.precision)  # fmt: skip
+                      seed=args.seed, jobs=args.jobs, precision=args.precision, backend=args.backend,
+                      save_games=args.save_games)  # fmt: skip
     except KeyboardInterrupt:
         print("interrupted before a game finished: no estimate", file=sys.stderr)
         return 130

@@ -1,4 +1,4 @@
-"""Ladder games: one seeded game between two specs, played in worker processes, logged as JSON lines.
+"""Ladder games: one seeded game between two specs, played on workers (local or Ray), logged as JSON lines.
 
 A game is named by ``(a, b, index)``: the two policy specs and the game's number in
 their match. Its seed comes from those alone, so replaying a game plays the same
@@ -13,26 +13,28 @@ the 26 up to the board's symmetries). Deterministic searches would otherwise pla
 the same game again and again from the empty board, and the games would say less
 than their number suggests; the colour swap cancels what an opening gives one side.
 
-The log is a JSON-lines file, one game per line, appended (and flushed) as each
-game ends, so an interrupted run loses at most the games in flight.
+A game is played by :func:`boardgame_envs.arena.play_record` from its opening,
+so it can be saved as an SGF record like any arena game. The log is a JSON-lines
+file, one game per line, appended (and flushed) as each game ends, so an
+interrupted run loses at most the games in flight.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import multiprocessing
-import signal
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from boardgame_envs.arena import play_game
+from boardgame_envs.arena import play_record
+from boardgame_envs.arena_backends import Workers
+from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.policies.registry import make_policy
+from boardgame_envs.records import GameRecord
 
 
 @dataclass(frozen=True)
@@ -66,52 +68,15 @@ def random_opening(board_size: int, seed: int) -> tuple[int, ...]:
     return centre, white, black
 
 
-def _env_after(env_fn: Callable[[], Any], moves: tuple[int, ...]) -> Any:
-    """An env from ``env_fn`` whose ``reset`` goes on to play ``moves``."""
-    env = env_fn()
-    reset = env.reset
-
-    def reset_and_open(*args: Any, **kwargs: Any) -> None:
-        reset(*args, **kwargs)
-        for action in moves:
-            env.step(action)
-
-    env.reset = reset_and_open
-    return env
-
-
-def play_one(
-    env_fn: Callable[[], Any], a: Any, b: Any, a_first: bool, seed: int, names: tuple[str, str],
-    opening: tuple[int, ...] = (), index: int = 0,
-) -> GameResult:  # fmt: skip
-    """One game of ``a`` against ``b`` (specs or policy objects) from ``opening``, both built with seeds drawn from ``seed``.
-
-    ``a_first``: ``a`` has the first move's colour (black), whoever moves next after the opening.
-    """
-    rng = np.random.default_rng(seed)
-    seed_a, seed_b = (int(s) for s in rng.integers(2**31, size=2))
-    pa, pb = make_policy(a, seed=seed_a), make_policy(b, seed=seed_b)
-    start = functools.partial(_env_after, env_fn, tuple(opening)) if opening else env_fn
-    winner, moves = play_game(start, pa, pb) if a_first else play_game(start, pb, pa)
-    a_seat = 1 if a_first else 2
-    score = 0.5 if winner == 0 else (1.0 if winner == a_seat else 0.0)
-    return GameResult(names[0], names[1], index, a_first, score, len(moves), list(opening))
-
-
-def _task(args: tuple) -> GameResult:
-    env_fn, a, b, a_first, seed, names, opening, index = args
-    return play_one(env_fn, a, b, a_first, seed, names, opening, index)
-
-
 class Task(NamedTuple):
-    """What a worker needs to play one game (besides the env factory)."""
+    """One ladder game: ``a`` against ``b`` (specs or policy objects), logged under ``names``."""
 
     a: Any
     b: Any
-    a_first: bool
+    a_first: bool  # a has the first move's colour (black), whoever moves next after the opening
     seed: int
     names: tuple[str, str]
-    opening: Any
+    opening: tuple[int, ...]  # actions, black first; () for the empty board
     index: int
 
 
@@ -122,36 +87,44 @@ def ladder_task(a: str, b: str, index: int, board_size: int) -> Task:
     return Task(a, b, index % 2 == 0, seed, (a, b), opening, index)
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+def play_one(env_fn: Callable[[], Any], task: Task, players: tuple[str, str] | None = None) -> GameRecord:
+    """Play ``task``'s game, both policies built with seeds drawn from its seed; the record calls them ``players``.
 
-
-class Runner:
-    """Plays games on ``jobs`` worker processes (in this process when ``jobs == 1``).
-
-    Use as a context manager; leaving it stops the workers at once, so a caller that
-    stops reading results early (a deadline, Ctrl-C, an error) does not wait for the
-    games it did not take.
+    ``players``: the names of ``a`` and ``b`` in the record (default: ``task.names``).
     """
+    rng = np.random.default_rng(task.seed)
+    seed_a, seed_b = (int(s) for s in rng.integers(2**31, size=2))
+    pa, pb = make_policy(task.a, seed=seed_a), make_policy(task.b, seed=seed_b)
+    name_a, name_b = players or task.names
+    opening = task.opening or None
+    if task.a_first:
+        return play_record(env_fn, pa, pb, (name_a, name_b), opening)
+    return play_record(env_fn, pb, pa, (name_b, name_a), opening)
 
-    def __init__(self, jobs: int = 1) -> None:
-        self.jobs = jobs
-        self.pool = multiprocessing.Pool(jobs, initializer=_ignore_sigint) if jobs > 1 else None
 
-    def __enter__(self) -> Runner:
-        return self
+def result_of(task: Task, record: GameRecord) -> GameResult:
+    """The log's line for ``task``'s game, played as ``record``."""
+    a_colour = BLACK if task.a_first else WHITE
+    score = 0.5 if record.winner == 0 else (1.0 if record.winner == a_colour else 0.0)
+    moves = len(record.moves) - record.opening_moves
+    return GameResult(task.names[0], task.names[1], task.index, task.a_first, score, moves, list(task.opening))
 
-    def __exit__(self, *_: Any) -> None:
-        if self.pool is not None:
-            self.pool.terminate()  # games still queued or in flight are not wanted (a deadline, Ctrl-C, an error)
-            self.pool.join()
 
-    def play(self, env_fn: Callable[[], Any], tasks: Iterable[Task]) -> Iterator[GameResult]:
-        """Results of the games ``tasks`` describe, in the order they finish."""
-        args = [(env_fn, *task) for task in tasks]
-        if self.pool is None:
-            return map(_task, args)
-        return self.pool.imap_unordered(_task, args)
+def _play(job: tuple[Callable[[], Any], Task, tuple[str, str] | None]) -> GameRecord:
+    return play_one(*job)
+
+
+def play(
+    workers: Workers, env_fn: Callable[[], Any], tasks: Sequence[Task],
+    players: Callable[[Task], tuple[str, str]] | None = None,
+) -> Iterator[tuple[GameResult, GameRecord]]:  # fmt: skip
+    """Play ``tasks`` on ``workers``; yields each game's log line and record, in task order.
+
+    ``players(task)``: the names the record gives ``a`` and ``b`` (default: the task's names).
+    """
+    jobs = [(env_fn, task, players(task) if players else None) for task in tasks]
+    for task, record in zip(tasks, workers.run(_play, jobs)):
+        yield result_of(task, record), record
 
 
 def read_log(path: Path) -> list[GameResult]:

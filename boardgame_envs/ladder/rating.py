@@ -16,15 +16,18 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from boardgame_envs.arena_backends import Workers, check_backend
 from boardgame_envs.ladder.elo import Z95, fit
-from boardgame_envs.ladder.games import Runner, Task, random_opening
+from boardgame_envs.ladder.games import Task, play, random_opening
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.registry import make_policy, spec_name
+from boardgame_envs.records import save
 
 AGENT = "<agent>"
 
@@ -56,12 +59,15 @@ class Rating:
         return "\n".join(lines)
 
 
-def _check(games: int, jobs: int) -> None:
+def _check(games: int, jobs: int, backend: str) -> None:
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise ValueError(f"games must be an integer of at least 2 (one colour-swapped pair), got {games!r}")
+    check_backend(backend)
     cores = os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= cores:
-        raise ValueError(f"jobs must be an integer in 1..{cores} (the cores here), got {jobs!r}")
+    top = cores if backend == "local" else math.inf  # a Ray cluster may have more cores than this machine
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= top:
+        limit = f"in 1..{cores} (the cores here)" if backend == "local" else "of at least 1"
+        raise ValueError(f"jobs must be an integer {limit}, got {jobs!r}")
 
 
 def estimate(table: list[Level], results: list[tuple[str, float]]) -> tuple[float, float]:
@@ -81,7 +87,8 @@ def nearest(table: list[Level], elo: float) -> Level:
 def rate(
     policy: Any, game: str, rule: str | None = None, board_size: int | None = None, games: int = 400, seed: int = 0,
     jobs: int = 1, precision: float | None = None, progress: bool = True,
-    on_batch: Callable[[Rating], None] | None = None,
+    on_batch: Callable[[Rating], None] | None = None, backend: str = "local",
+    save_games: str | os.PathLike | None = None,
 ) -> Rating:  # fmt: skip
     """Rate ``policy`` (a spec, a ``.pt`` checkpoint, an object with ``act(env)``) on ``game``'s ladder.
 
@@ -89,9 +96,12 @@ def rate(
     of ``jobs`` pairs, each batch against the level nearest the running estimate;
     stops early once the 95% half-width is at most ``precision`` Elo. Ctrl-C stops
     the games and returns the estimate so far (``interrupted=True``) once a pair has
-    been played, else re-raises.
+    been played, else re-raises. ``backend``: ``"local"`` (``jobs`` processes) or
+    ``"ray"``; the games and the rating do not depend on it. ``save_games``: a
+    directory that receives every game as SGF, ``game-0001.sgf``, ... in the order
+    played.
     """
-    _check(games, jobs)
+    _check(games, jobs, backend)
     if precision is not None and not precision > 0:
         raise ValueError(f"precision must be a positive number of Elo, got {precision!r}")
     ladder = ladder_for(game, rule, board_size)
@@ -105,9 +115,11 @@ def rate(
     per_level: dict[str, list[int]] = {}
     rating = Rating(name, ladder.name, math.nan, -math.inf, math.inf, 0)
     opponent = table[len(table) // 2]
+    if save_games is not None:
+        Path(save_games).mkdir(parents=True, exist_ok=True)
     bar = tqdm(total=2 * pairs, desc=f"rating {name}", disable=not progress)
     try:
-        with Runner(jobs) as runner:
+        with Workers(jobs, backend) as workers:
             while len(results) < 2 * pairs:
                 batch = min(jobs, pairs - len(results) // 2)
                 tasks = []
@@ -116,8 +128,11 @@ def rate(
                     opening = random_opening(ladder.board_size, pair_seed) if ladder.board_size > 3 else ()
                     for a_first in (True, False):
                         tasks.append(Task(policy, opponent.spec, a_first, pair_seed, (name, opponent.name), opening, 0))
-                for result in runner.play(env_fn, tasks):
+                players = (name, f"{opponent.name} ({opponent.spec})")
+                for result, record in play(workers, env_fn, tasks, lambda _: players):
                     results.append((opponent.name, result.score))
+                    if save_games is not None:
+                        save(record, Path(save_games) / f"game-{len(results):04d}.sgf")
                     per_level.setdefault(opponent.name, [0, 0, 0])[{1.0: 0, 0.5: 1, 0.0: 2}[result.score]] += 1
                     bar.update()
                 elo, half = estimate(table, results)

@@ -31,3 +31,13 @@ def tiny_table(data_dir):
                            "more_games_for_target": 0} for a, b in zip(TINY.specs, TINY.specs[1:])]}  # fmt: skip
     TINY.table_path.write_text(json.dumps(table))
     return table
+
+
+TINY9 = Ladder("tiny9", "gomoku", 9, "freestyle", ("random", "greedy:epsilon=0.5"))
+
+
+@pytest.fixture
+def gomoku_data_dir(data_dir, monkeypatch):
+    """As ``data_dir``, with a two-level 9x9 gomoku ladder ``tiny9`` (its games start from openings)."""
+    monkeypatch.setitem(LADDERS, "tiny9", TINY9)
+    return data_dir

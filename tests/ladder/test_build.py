@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from boardgame_envs.ladder.build import build, games_needed, main, plan_round
 from boardgame_envs.ladder.games import read_log
 from boardgame_envs.ladder.ladders import levels
@@ -54,14 +56,20 @@ def test_games_needed_scales_with_the_square_of_the_width():
     assert games_needed(10, 51, 50) >= 2
 
 
-def test_cli_refuses_bad_arguments(capsys):
-    for argv in (["tiny-nope"], ["tictactoe", "--jobs", "999"], ["tictactoe", "--chunk", "3"]):
-        try:
-            main(argv)
-        except SystemExit as exc:
-            assert exc.code == 2
-        else:
-            raise AssertionError(f"{argv} was accepted")
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [(["tiny-nope"], "unknown ladder 'tiny-nope'; ladders: tictactoe, gomoku9"), ([], "required: LADDER"),
+     (["tictactoe", "--jobs", "999"], "--jobs must be 1.."), (["tictactoe", "--jobs", "0"], "--jobs must be 1.."),
+     (["tictactoe", "--jobs", "two"], "invalid int value: 'two'"), (["tictactoe", "--chunk", "3"], "even number"),
+     (["tictactoe", "--backend", "x"], "unknown backend 'x'; expected one of local, ray"),
+     (["tictactoe", "--backend", "ray", "--jobs", "0"], "--jobs must be at least 1"),
+     (["tictactoe", "--rounds", "0"], "--rounds must be at least 1"), (["tictactoe", "--minutes", "0"], "--minutes"),
+     (["tictactoe", "--target", "-5"], "--target"), (["tictactoe", "--frobnicate"], "unrecognized arguments")],
+)  # fmt: skip
+def test_cli_refuses_bad_arguments_in_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("python -m boardgame_envs.ladder.build: error: ") and message in err
 
 
 def test_gomoku_pairs_share_a_random_rif_shaped_opening():
@@ -77,3 +85,29 @@ def test_gomoku_pairs_share_a_random_rif_shaped_opening():
     assert first.opening == second.opening and first.seed == second.seed and first.a_first and not second.a_first
     assert ladder_task("a", "b", 6, 15).opening != first.opening or ladder_task("a", "b", 6, 15).seed != first.seed
     assert ladder_task("a", "b", 0, 3).opening == ()  # tic-tac-toe starts from the empty board
+
+
+def test_which_games_a_ladder_plays_is_pinned():
+    """The shipped logs name games by (a, b, index): seeds, openings, colours and round totals must never change."""
+    from boardgame_envs.ladder.games import GameResult, game_seed, ladder_task
+
+    pinned = [  # (a, b, index, board size) -> seed, opening, a plays black
+        ("random", "greedy:epsilon=0.9", 0, 9, 2929338843, (40, 30, 20), True),
+        ("greedy", "alphabeta:nodes=1000", 7, 9, 825152535, (40, 32, 57), False),
+        ("alphabeta:nodes=4000", "alphabeta:nodes=16000,depth=12", 12, 15, 3632388377, (112, 97, 140), True),
+        ("random", "perfect", 3, 3, 3052478413, (), False),
+    ]
+    for a, b, index, size, seed, opening, a_first in pinned:
+        assert game_seed(a, b, index) == seed
+        assert ladder_task(a, b, index, size) == (a, b, a_first, seed, (a, b), opening, index)
+
+    class Widths:  # the step above random still too wide, the step to perfect done
+        def difference(self, b, a):
+            return 0.0, 40.0 if b == "perfect" else 120.0
+
+    x, y, z = TINY.specs
+    log = [GameResult(x, y, i, i % 2 == 0, 1.0, 5) for i in range(27)]
+    log += [GameResult(y, z, i, i % 2 == 0, 0.5, 9) for i in range(20)] + [GameResult(x, z, i, i % 2 == 0, 0.0, 7) for i in range(4)]
+    assert plan_round(TINY, [], None, 20, 50) == [(x, y, 20), (y, z, 20), (x, z, 6)]
+    assert plan_round(TINY, log, Widths(), 20, 50) == [(x, y, 40), (x, z, 10)]
+    assert plan_round(TINY, log, None, 6, 50) == [(x, y, 30), (y, z, 24), (x, z, 8)]

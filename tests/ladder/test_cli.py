@@ -20,10 +20,11 @@ def test_ladder_markdown(tiny_table, capsys):
     assert "| tiny/1 | `greedy:epsilon=0.5` | +200 |" in capsys.readouterr().out
 
 
-def test_rate_prints_the_rating(tiny_table, capsys):
-    assert main(["rate", "perfect", "tiny", "--games", "4"]) == 0
+def test_rate_prints_the_rating_and_saves_the_games(tiny_table, tmp_path, capsys):
+    assert main(["rate", "perfect", "tiny", "--games", "4", "--save-games", str(tmp_path / "games")]) == 0
     out = capsys.readouterr().out
     assert "perfect on the tiny ladder: Elo" in out and "4 games" in out
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [f"game-000{i}.sgf" for i in range(1, 5)]
 
 
 @pytest.mark.parametrize(
@@ -32,6 +33,9 @@ def test_rate_prints_the_rating(tiny_table, capsys):
      (["rate", "random", "tictactoe", "--games", "0"], "games must be"),
      (["rate", "random", "tictactoe", "--games", "-5"], "games must be"),
      (["rate", "random", "tictactoe", "--jobs", "999"], "jobs must be"),
+     (["rate", "random", "tictactoe", "--jobs", "0"], "jobs must be an integer in 1.."),
+     (["rate", "random", "tictactoe", "--backend", "x"], "unknown backend 'x'; expected one of local, ray"),
+     (["rate", "random", "gomoku9", "--games", "1"], "games must be an integer of at least 2"),
      (["rate", "level:tictactoe/7", "tictactoe"], "tictactoe/0 .. tictactoe/4"),
      (["ladder", "gomoku", "--board-size", "11"], "no ladder for gomoku 11x11")],
 )  # fmt: skip

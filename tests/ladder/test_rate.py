@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardgame_envs.ladder import LadderError, levels, rate
-from boardgame_envs.ladder.games import Runner
+from boardgame_envs.ladder import rating as rating_module
 from boardgame_envs.ladder.rating import estimate, nearest
 from boardgame_envs.policies import RandomPolicy
 
@@ -41,15 +41,15 @@ def test_precision_stops_early(tiny_table):
 
 
 def test_ctrl_c_returns_the_games_so_far(tiny_table, monkeypatch):
-    real = Runner.play
+    real, batches = rating_module.play, []
 
-    def interrupt_after_first_batch(self, env_fn, tasks):
-        if getattr(self, "_batches", 0) >= 1:
+    def interrupt_after_first_batch(*args):
+        if batches:
             raise KeyboardInterrupt
-        self._batches = 1
-        return real(self, env_fn, tasks)
+        batches.append(1)
+        return real(*args)
 
-    monkeypatch.setattr(Runner, "play", interrupt_after_first_batch)
+    monkeypatch.setattr(rating_module, "play", interrupt_after_first_batch)
     r = rate("random", "tiny", games=40, progress=False)
     assert r.interrupted and r.games == 2 and "interrupted" in str(r)
 
