@@ -1,16 +1,29 @@
-"""A ladder's published table (JSON package data), its text and markdown forms, and its plot."""
+"""A ladder's published table (JSON package data), its text and markdown forms, its plot, and the docs' copy.
+
+The docs show every shipped table between two marker comments; after a build,
+``python -m boardgame_envs.ladder.report --docs docs/evaluation.md`` rewrites what
+lies between them from the data (``--check`` only says whether it is up to date).
+"""
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
+import os
+import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from boardgame_envs.ladder.elo import Ratings
 from boardgame_envs.ladder.games import GameResult
-from boardgame_envs.ladder.ladders import Ladder, ladder_for, load_table
+from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, ladder_for, load_table
+
+DOCS_BEGIN = "<!-- ladder tables: made by `python -m boardgame_envs.ladder.report --docs FILE` from the data; do not edit -->"
+DOCS_END = "<!-- end of ladder tables -->"
+REGENERATE = "python -m boardgame_envs.ladder.report --docs docs/evaluation.md"
 
 
 def write_table(
@@ -101,3 +114,76 @@ def write_plot(ladder: Ladder | str, path: Path | str | None = None) -> Path:
     fig.savefig(path)
     plt.close(fig)
     return path
+
+
+def summary(ladder: Ladder | str) -> str:
+    """One paragraph under a table: games, span, which steps are still too wide and how to go on."""
+    ladder = ladder_for(ladder) if isinstance(ladder, str) else ladder
+    table = load_table(ladder)
+    target, steps = table.get("target_half_width", 50.0), table["adjacent"]
+    wide = [step for step in steps if step["half_width"] > target]
+    text = f"{table['games']:,} games, fitted {table['updated']}; random to the top: {table['levels'][-1]['elo']:+.0f} Elo. "
+    if not wide:
+        return text + f"Every step is known to ±{target:g} Elo (95%)."
+    more = sum(step["more_games_for_target"] for step in steps)
+    return text + (
+        f"{len(wide)} of {len(steps)} steps are still wider than ±{target:g} Elo; by the usual 1/n scaling they need "
+        f"about {more:,} more games in all (the table's `more_games_for_target` gives each pair's share). "
+        f"Continue with `{table['command']}`: it plays on from the log."
+    )
+
+
+def docs_tables(docs_dir: Path | str) -> str:
+    """Every ladder's plot, markdown table and summary, as the page in ``docs_dir`` shows them."""
+    parts = []
+    for ladder in LADDERS.values():
+        plot = Path(os.path.relpath(ladder.table_path.with_suffix(".png"), docs_dir)).as_posix()
+        parts += [f"### `{ladder.name}`", f"![{ladder.name} ladder]({plot})", format_table(ladder, markdown=True), summary(ladder)]
+    return "\n\n".join(parts)
+
+
+def _between_markers(text: str, path: Path) -> re.Match:
+    found = re.search(re.escape(DOCS_BEGIN) + r"\n(.*?)\n?" + re.escape(DOCS_END), text, re.S)
+    if found is None:
+        raise LadderError(f"{path} has no ladder tables to update: put the lines {DOCS_BEGIN} and {DOCS_END} where they go")
+    return found
+
+
+def docs_up_to_date(path: Path | str) -> bool:
+    """Whether the tables between the markers of ``path`` are those the shipped data make."""
+    path = Path(path)
+    return _between_markers(path.read_text(), path).group(1).strip() == docs_tables(path.parent)
+
+
+def update_docs(path: Path | str) -> bool:
+    """Rewrite the tables between the markers of ``path`` from the shipped data; True if anything changed."""
+    path = Path(path)
+    text = path.read_text()
+    found = _between_markers(text, path)
+    new = text[: found.start(1)] + docs_tables(path.parent) + "\n\n" + text[found.end(1) :].lstrip("\n")
+    if new == text:
+        return False
+    path.write_text(new)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m boardgame_envs.ladder.report", description=__doc__.split("\n\n")[1])
+    parser.add_argument("--docs", metavar="FILE", required=True, help="the markdown page whose ladder tables to rewrite")
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if the tables are out of date")
+    args = parser.parse_args(argv)
+    try:
+        if args.check:
+            if docs_up_to_date(args.docs):
+                return 0
+            print(f"{args.docs}: the ladder tables differ from the shipped data; run {parser.prog} --docs {args.docs}")
+            return 1
+        print(f"{args.docs}: {'updated' if update_docs(args.docs) else 'already up to date'}")
+    except (OSError, ValueError) as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
