@@ -41,7 +41,7 @@ from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy, spec_name
-from boardgame_envs.records import GameRecord, save
+from boardgame_envs.records import GameRecord, games_dir, save
 from boardgame_envs.sprt import SPRT
 
 Z95 = 1.959964
@@ -305,7 +305,7 @@ def match(
     described = openings if isinstance(openings, str) else (f"{len(chosen)} openings" if chosen else "")
     result = MatchResult(names[0], names[1], openings=described, pairs=pairs, sprt=sprt)
     if save_games is not None:
-        Path(save_games).mkdir(parents=True, exist_ok=True)
+        games_dir(save_games)
     bar = tqdm(total=games, desc=f"{names[0]} vs {names[1]}", disable=not progress, leave=False)
     outcomes = run_tasks(play_task, tasks, jobs, backend)
     try:

@@ -174,6 +174,15 @@ def _action(point: str, n: int) -> int:
     return _LETTERS.index(point[1]) * n + _LETTERS.index(point[0])
 
 
+def games_dir(path: str | os.PathLike) -> str | os.PathLike:
+    """Make the directory ``path`` (and its parents) for saved games; a clear RecordError if it cannot be."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise RecordError(f"cannot save games in {os.fspath(path)!r}: {exc.strerror}") from None
+    return path
+
+
 def save(record: GameRecord, path: str | os.PathLike) -> None:
     """Write ``record`` to ``path`` as SGF."""
     with open(path, "w", encoding="utf-8") as f:

@@ -37,8 +37,8 @@ from boardgame_envs.arena_backends import BACKENDS, Workers, check_backend
 from boardgame_envs.ladder.elo import Ratings, fit
 from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_task, missing, play, read_log, trim_torn_line
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError
-from boardgame_envs.ladder.report import write_plot, write_table
-from boardgame_envs.records import save
+from boardgame_envs.ladder.report import OneLineParser, write_plot, write_table
+from boardgame_envs.records import games_dir, save
 
 TARGET = 50.0  # Elo: the half-width every adjacent difference's 95% interval must reach
 
@@ -118,7 +118,7 @@ def build(
     check_backend(backend)
     log_path = log_path or ladder.log_path
     if save_games is not None:
-        Path(save_games).mkdir(parents=True, exist_ok=True)
+        games_dir(save_games)
     trim_torn_line(log_path)
     log = read_log(log_path)
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
@@ -167,11 +167,6 @@ def _connected(ladder: Ladder, log: list[GameResult]) -> bool:
     return all(played(log, a, b) > 0 for a, b in zip(ladder.specs, ladder.specs[1:]))
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise ValueError(message)  # printed as one line by main, not as argparse's usage block
-
-
 def _check_arguments(args: argparse.Namespace) -> None:
     """Raise ValueError (one line on the command line) for arguments that cannot build a ladder."""
     if args.ladder not in LADDERS:
@@ -192,7 +187,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m boardgame_envs.ladder.build", description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="python -m boardgame_envs.ladder.build", description=__doc__.split("\n\n")[0])
     parser.add_argument("ladder", metavar="LADDER", help=", ".join(LADDERS))
     parser.add_argument("--jobs", type=int, default=1, help="games at a time (local: at most the cores)")
     parser.add_argument("--backend", default="local", help=f"where the games run: {' or '.join(BACKENDS)} (default local)")

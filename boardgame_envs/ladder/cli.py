@@ -1,8 +1,9 @@
 """The ``ladder`` and ``rate`` subcommands of ``boardgame-envs`` (wired in by :mod:`boardgame_envs.cli`).
 
 Bad input (an unknown game or level, a number of games below 2, ``--jobs`` above the
-cores, an unknown ``--backend``) raises ``ValueError`` here, which the command line prints as one line and
-exits with status 2.
+cores, an unknown ``--backend``, a ``--save-games`` or ``--plot`` path that cannot be
+written) raises ``ValueError`` here, which the command line prints as one line and
+exits with status 2; so are argparse's own errors (``--games abc``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,17 @@ import argparse
 import sys
 
 
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """Argument errors as one line (``boardgame-envs rate: error: ...``), not argparse's usage block."""
+
+    def error(message: str) -> None:
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+    parser.error = error  # type: ignore[method-assign]
+
+
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
+    _one_line_errors(parser)
     parser.add_argument("game", metavar="GAME", help="tictactoe, gomoku (15x15, or --board-size 9) or renju; or a ladder name: gomoku9, gomoku15")
     parser.add_argument("--board-size", type=int, default=None, help="gomoku: 9 or 15 (default 15)")
     parser.add_argument("--rule", default=None, help="gomoku: freestyle (default) or renju")
@@ -28,9 +39,10 @@ def run_ladder(args: argparse.Namespace) -> int:
     from boardgame_envs.ladder.report import format_table, write_plot
 
     ladder = ladder_for(args.game, args.rule, args.board_size)
+    plot = write_plot(ladder, args.plot) if args.plot else None  # first: a path it cannot write is the only output
     print(format_table(ladder, markdown=args.markdown))
-    if args.plot:
-        print(f"plot: {write_plot(ladder, args.plot)}")
+    if plot is not None:
+        print(f"plot: {plot}")
     return 0
 
 

@@ -27,7 +27,7 @@ from boardgame_envs.ladder.elo import Z95, fit
 from boardgame_envs.ladder.games import Task, play, random_opening
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.registry import make_policy, spec_name
-from boardgame_envs.records import save
+from boardgame_envs.records import games_dir, save
 
 AGENT = "<agent>"
 
@@ -116,7 +116,7 @@ def rate(
     rating = Rating(name, ladder.name, math.nan, -math.inf, math.inf, 0)
     opponent = table[len(table) // 2]
     if save_games is not None:
-        Path(save_games).mkdir(parents=True, exist_ok=True)
+        games_dir(save_games)
     bar = tqdm(total=2 * pairs, desc=f"rating {name}", disable=not progress)
     try:
         with Workers(jobs, backend) as workers:

@@ -111,8 +111,12 @@ def write_plot(ladder: Ladder | str, path: Path | str | None = None) -> Path:
     ax.set_title(f"{ladder.name} ladder ({game}): {table['games']} games, updated {table['updated']}")
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise LadderError(f"cannot write the plot {os.fspath(path)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
     return path
 
 
@@ -167,12 +171,19 @@ def update_docs(path: Path | str) -> bool:
     return True
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are ValueErrors, which ``main`` prints as one line (no usage block)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m boardgame_envs.ladder.report", description=__doc__.split("\n\n")[1])
+    parser = OneLineParser(prog="python -m boardgame_envs.ladder.report", description=__doc__.split("\n\n")[1])
     parser.add_argument("--docs", metavar="FILE", required=True, help="the markdown page whose ladder tables to rewrite")
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if the tables are out of date")
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         if args.check:
             if docs_up_to_date(args.docs):
                 return 0

@@ -37,9 +37,24 @@ def test_rate_prints_the_rating_and_saves_the_games(tiny_table, tmp_path, capsys
      (["rate", "random", "tictactoe", "--backend", "x"], "unknown backend 'x'; expected one of local, ray"),
      (["rate", "random", "gomoku9", "--games", "1"], "games must be an integer of at least 2"),
      (["rate", "level:tictactoe/7", "tictactoe"], "tictactoe/0 .. tictactoe/4"),
-     (["ladder", "gomoku", "--board-size", "11"], "no ladder for gomoku 11x11")],
+     (["ladder", "gomoku", "--board-size", "11"], "no ladder for gomoku 11x11"),
+     (["rate", "random", "tictactoe", "--games", "abc"], "rate: error: argument --games: invalid int value: 'abc'"),
+     (["rate", "random"], "rate: error: the following arguments are required: GAME")],
 )  # fmt: skip
 def test_bad_input_is_one_line_exit_2(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_paths_that_cannot_be_written_are_one_line_exit_2(tiny_table, tmp_path, capsys):
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    for argv, message in [
+        (["rate", "random", "tiny", "--games", "2", "--save-games", str(taken)], f"cannot save games in '{taken}'"),
+        (["arena", "tictactoe", "random", "random", "--games", "2", "--save-games", str(taken)], "cannot save games in"),
+        (["ladder", "tiny", "--plot", str(tmp_path / "no" / "tiny.png")], "cannot write the plot"),
+    ]:
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.err.count("\n") == 1 and message in captured.err and captured.out == ""

@@ -55,3 +55,4 @@ def test_report_rewrites_the_tables_between_the_markers(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "has no ladder tables to update" in err
     assert report_main(["--docs", str(tmp_path / "missing.md")]) == 2 and "missing.md" in capsys.readouterr().err
+    assert report_main([]) == 2 and capsys.readouterr().err.count("\n") == 1  # --docs is required: one line too
