@@ -51,9 +51,9 @@ PRETRAINED: dict[str, Pretrained] = {
         Pretrained(
             name="gomoku-8x8", game="gomoku", rule="freestyle", board_size=8, win_length=5, simulations=400,
             command="python baselines/alphazero_gomoku.py --board-size 8 --win-length 5 --minutes 28 --backend ray "
-            "--workers 2 --seed 0 --run-dir runs/g8  (13 iterations, 1,710 self-play games, 2 CPU cores)",
+            "--workers 2 --seed 0 --run-dir runs/g8  (80 iterations, 10,700 self-play games, 28 minutes on 2 CPU cores)",
             date="2026-11-25",
-            rating="weak: 9 wins, 41 losses (score 0.18) against uct:playouts=5000 in 50 games at 400 simulations "
+            rating="107 wins, 93 losses (score 0.535) against uct:playouts=5000 in 200 games at 400 simulations "
             "(baselines/results/alphazero_8x8.md)",
         ),
     )
