@@ -225,15 +225,62 @@ def root_scores(board, rules, color, depth, key, zob, tt, width, budget):
     return scores
 
 
-@njit(f"int64({BOARD}, int64)", cache=True)
-def vcf(board, rules, color, max_fours):
+@njit(f"int64({BOARD}, int64, int64[::1])", cache=True)
+def vcf(board, rules, color, max_fours, budget):
     """First move of a win by continuous fours for ``color``, or -1.
 
     Each move must make a four (a point where the next stone wins); the
-    opponent must stop it, and may not win at once in between.
+    opponent must stop it, and may not win at once in between. ``budget[0]``
+    is the number of positions the search may still visit (each costs a scan
+    of the candidates): it is spent as the search goes, and when it runs out
+    the search gives up and returns -1, as if there were no such win. Without
+    it a position rich in fours (every four tried at every level, up to
+    ``max_fours`` deep) can take hours; with it a search is bounded in work,
+    the same on every machine.
     """
-    if max_fours <= 0:
+    if max_fours <= 0 or budget[0] <= 0:
         return -1
+    budget[0] -= 1
+    n = rules[R_N]
+    cand = np.empty(n * n, dtype=np.int64)
+    count = candidates(board, n, 2, cand)
+    for i in range(count):
+        a = cand[i]
+        if not allowed(board, rules, a, color):
+            continue
+        board[a] = color
+        # Where would color win next? The opponent must stop every such point.
+        wins_at = -1
+        many = False
+        for j in range(count):
+            b = cand[j]
+            if board[b] == EMPTY and wins(board, rules, b, color):
+                if wins_at >= 0:
+                    many = True
+                    break
+                wins_at = b
+        result = -1
+        if wins_at >= 0:
+            opp_wins = False
+            for j in range(count):
+                b = cand[j]
+                if board[b] == EMPTY and allowed(board, rules, b, opponent(color)) and wins(board, rules, b, opponent(color)):
+                    opp_wins = True
+                    break
+            if not opp_wins:
+                if many or not allowed(board, rules, wins_at, opponent(color)):
+                    result = a
+                else:
+                    board[wins_at] = opponent(color)
+                    if vcf(board, rules, color, max_fours - 1, budget) >= 0:
+                        result = a
+                    board[wins_at] = EMPTY
+        board[a] = EMPTY
+        if result >= 0:
+            return result
+        if budget[0] <= 0:
+            return -1  # out of budget: what is left unsearched may hold a win, but we stop here
+    return -1
     n = rules[R_N]
     cand = np.empty(n * n, dtype=np.int64)
     count = candidates(board, n, 2, cand)

@@ -111,7 +111,7 @@ def test_gomoku_finds_a_continuous_four_win():
     from boardgame_envs.policies.kernels import rules_of
 
     state = env.game_state
-    assert vcf(state.board.copy(), rules_of(state), state.to_move, 12) == 60
+    assert vcf(state.board.copy(), rules_of(state), state.to_move, 12, np.array([300])) == 60
     assert AlphaBetaPolicy(seed=0).act(env) == 60
 
 
@@ -237,3 +237,27 @@ def test_integer_budgets_must_be_integers(kwargs):
 
 def test_numpy_integers_are_integers():
     assert AlphaBetaPolicy(depth=np.int64(3), width=np.int32(8)).depth == 3
+
+
+# A renju middle game from a ladder game (alpha-beta against alpha-beta, opening h8 h9 i10 ...)
+# in which black has so many ways to make a four that the continuous-four search, unbounded,
+# took 3 s at depth 5, 48 s at depth 7 and hours at the policy's depth of 12.
+RICH_IN_FOURS = [112, 127, 95, 113, 99, 129, 97, 96, 98, 126, 128, 101, 82, 115, 143, 141, 67, 52, 81, 155, 169, 156,
+                 111, 109, 114, 130, 125, 83, 66, 50, 65, 64]  # fmt: skip
+
+
+def test_vcf_stops_when_its_budget_is_spent():
+    from boardgame_envs import gomoku_v0
+    from boardgame_envs.policies.alphabeta_kernels import vcf
+    from boardgame_envs.policies.kernels import rules_of
+
+    env = gomoku_v0.env(board_size=15, rule="renju")
+    env.reset(options={"opening": RICH_IN_FOURS})
+    state = env.unwrapped.game_state
+    board = state.board.copy()
+    budget = np.array([40])
+    assert vcf(board, rules_of(state), state.to_move, 12, budget) == -1
+    assert budget[0] == 0  # it searched until the budget ran out, and no further
+    assert np.array_equal(board, state.board)  # and left the board as it found it
+    # The policy's own search is bounded the same way: the move comes (the old search never returned).
+    assert env.unwrapped.game_state.legal_mask()[AlphaBetaPolicy(nodes=1000, seed=0).act(env)]
