@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from boardgame_envs.cliargs import PolicyList, add_game_arguments, game_env_fn, policy_arg, say_interrupted
+from boardgame_envs.cliargs import OneLineParser, PolicyList, add_game_arguments, game_env_fn, policy_arg, say_interrupted
 from boardgame_envs.policies.gomocup import EngineError
 from boardgame_envs.policies.registry import make_policy
 
@@ -159,7 +159,7 @@ def pbrain(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardgame-envs", description=__doc__)
+    parser = OneLineParser(prog="boardgame-envs", description=__doc__)  # its subparsers: one-line errors too
     sub = parser.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="play one game between two built-in policies and print it")
     add_game_arguments(d, default="gomoku")
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse has printed its usage line and the error (or the help)
+    except SystemExit as exc:  # argparse has printed the error's one line (or the help)
         return exc.code if isinstance(exc.code, int) else 2
     try:
         return int(args.func(args) or 0)

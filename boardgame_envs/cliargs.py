@@ -19,6 +19,14 @@ from boardgame_envs.policies.registry import check_spec
 GOMOKU = GAMES["gomoku"]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Argument errors as one line on stderr and exit status 2 (``boardgame-envs rate: error: ...; see
+    boardgame-envs rate -h``), not argparse's usage block; subparsers inherit the class."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} -h\n")
+
+
 def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = None) -> None:
     """The positional game and ``--board-size / --win-length / --rule`` (gomoku only; defaults from the catalog)."""
     games = ", ".join(f"{name} ({info.summary})" for name, info in GAMES.items())

@@ -3,7 +3,8 @@
 Bad input (an unknown game or level, a number of games below 2, ``--jobs`` above the
 cores, an unknown ``--backend``, a ``--save-games`` or ``--plot`` path that cannot be
 written) raises ``ValueError`` here, which the command line prints as one line and
-exits with status 2; so are argparse's own errors (``--games abc``).
+exits with status 2, as argparse's own errors are (``--games abc``; see
+:class:`boardgame_envs.cliargs.OneLineParser`).
 """
 
 from __future__ import annotations
@@ -12,17 +13,7 @@ import argparse
 import sys
 
 
-def _one_line_errors(parser: argparse.ArgumentParser) -> None:
-    """Argument errors as one line (``boardgame-envs rate: error: ...``), not argparse's usage block."""
-
-    def error(message: str) -> None:
-        parser.exit(2, f"{parser.prog}: error: {message}\n")
-
-    parser.error = error  # type: ignore[method-assign]
-
-
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
-    _one_line_errors(parser)
     parser.add_argument("game", metavar="GAME", help="tictactoe, gomoku (15x15, or --board-size 9) or renju; or a ladder name: gomoku9, gomoku15")
     parser.add_argument("--board-size", type=int, default=None, help="gomoku: 9 or 15 (default 15)")
     parser.add_argument("--rule", default=None, help="gomoku: freestyle (default) or renju")

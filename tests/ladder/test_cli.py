@@ -39,7 +39,9 @@ def test_rate_prints_the_rating_and_saves_the_games(tiny_table, tmp_path, capsys
      (["rate", "level:tictactoe/7", "tictactoe"], "tictactoe/0 .. tictactoe/4"),
      (["ladder", "gomoku", "--board-size", "11"], "no ladder for gomoku 11x11"),
      (["rate", "random", "tictactoe", "--games", "abc"], "rate: error: argument --games: invalid int value: 'abc'"),
-     (["rate", "random"], "rate: error: the following arguments are required: GAME")],
+     (["rate", "random"], "rate: error: the following arguments are required: GAME"),
+     (["rate", "random", "tictactoe", "--colour", "black"], "unrecognized arguments: --colour black"),
+     (["arena", "tictactoe", "random", "random", "--backend", "x"], "invalid choice: 'x'")],
 )  # fmt: skip
 def test_bad_input_is_one_line_exit_2(argv, message, capsys):
     assert main(argv) == 2
