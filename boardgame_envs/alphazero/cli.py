@@ -90,13 +90,18 @@ def run(args: argparse.Namespace) -> int:
     start = trainer.iteration
     if start:
         print(f"resuming from iteration {start} ({config.out}/latest.pt)", flush=True)
+    elif trainer.saved_warm is not None and not trainer.warm["done"]:
+        print(f"resuming the warm start ({config.out}/latest.pt)", flush=True)
     try:
         rows = trainer.train()
     except KeyboardInterrupt:
-        kept = trainer.saved_iteration
+        kept, warm = trainer.saved_iteration, trainer.saved_warm
         where = "no checkpoint was written yet"
         if kept:
             where = f"checkpoint at iteration {kept} is kept ({config.out}/latest.pt)"
+        elif warm is not None and warm["games"]:
+            done = "its end" if warm["done"] else f"{warm['games']} games, {warm['steps']} learning steps"
+            where = f"checkpoint of the warm start ({done}) is kept ({config.out}/latest.pt)"
         say_interrupted(f"interrupted; {where}")
         return 130
     print(f"{len(rows)} iterations (now {trainer.iteration}, resumed from {start}); {trainer.games_played} self-play games")

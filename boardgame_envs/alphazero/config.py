@@ -46,6 +46,15 @@ class AlphaZeroConfig:
     value_decay: float = 0.0
     """Value target of a position t plies before the end: result * (1 - value_decay * t / board points).
     Above 0 it prefers quicker wins and slower losses (the toughest defence when a game is lost); 0 is plain AlphaZero."""
+    # Warm start (expert iteration): before the first self-play iteration of a fresh run.
+    warm_start: str | None = None
+    """Policy spec whose games against itself open a fresh run (e.g. alphabeta:nodes=1000); None: self-play only."""
+    warm_games: int = 500
+    """Warm-start games; each expert move is an example (one-hot policy target, the result as value target)."""
+    warm_random_moves: int = 4
+    """Each warm-start game opens with the board's default openings, then 0 to this many random moves near the stones."""
+    warm_steps: int = 1000
+    """Learning steps on the warm-start examples before self-play begins."""
     # Learner: policy cross-entropy + value MSE + L2 (weight_decay).
     buffer_size: int = 20_000
     """Positions kept for training (before symmetry augmentation)."""
@@ -91,16 +100,16 @@ class AlphaZeroConfig:
     backend: str = "local"
     """Where self-play runs: local (this process) or ray (Ray workers)."""
     workers: int = 2
-    """Ray self-play workers."""
+    """Ray self-play workers; also the processes (local) or Ray tasks that play the warm-start games."""
 
     def __post_init__(self) -> None:
         positive = ("blocks", "channels", "parallel_games", "games_per_iteration", "simulations", "buffer_size",
-                    "batch_size", "eval_games", "workers")  # fmt: skip
+                    "batch_size", "eval_games", "workers", "warm_games")  # fmt: skip
         for name in positive:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations"):
+        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations", "warm_random_moves", "warm_steps"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
@@ -121,6 +130,13 @@ class AlphaZeroConfig:
             raise ValueError(f"minutes must be positive or None, got {self.minutes!r}")
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
+        if self.warm_start is not None:
+            if not isinstance(self.warm_start, str):
+                raise ValueError(f"warm_start must be a policy spec such as 'alphabeta:nodes=1000' or None, got {self.warm_start!r}")
+            try:
+                check_spec(self.warm_start)
+            except ValueError as exc:
+                raise ValueError(f"warm_start: {exc}") from None
         self.eval_opponents = tuple(self.eval_opponents)
         for spec in self.eval_opponents:
             check_spec(spec)  # a typo fails here, not at the first evaluation

@@ -4,7 +4,8 @@
 each), each with its own envs and a CPU copy of the network. Every iteration
 the learner's weights are put in Ray's object store once, each worker plays
 its share of the games, and the examples come back to the learner (which may
-sit on a GPU). Nothing here schedules, ships or retries by hand: that is Ray's
+sit on a GPU). :meth:`RaySelfPlay.close` stops the actors (the trainer calls it
+at the end of ``train()``, also on an error). Nothing here schedules, ships or retries by hand: that is Ray's
 job.
 
 Across machines: start a cluster (``ray start --head`` on one machine,
@@ -69,3 +70,9 @@ class RaySelfPlay:
                 stats.results[key] += value
         examples = Examples(*(np.concatenate([getattr(e, f) for e, _ in parts]) for f in ("planes", "masks", "policies", "values")))
         return examples, stats
+
+    def close(self) -> None:
+        """Stop the actors (their games in progress are dropped); a later :meth:`play` starts new ones."""
+        for worker in self.workers:
+            ray.kill(worker)
+        self.workers = []

@@ -1,6 +1,10 @@
 """The AlphaZero loop: self-play, learn, evaluate, checkpoint; repeat.
 
-One iteration:
+A fresh run with ``config.warm_start`` (a policy spec) first plays
+``warm_games`` games of that policy against itself and takes ``warm_steps``
+learning steps on its moves (expert iteration's warm start,
+:mod:`~boardgame_envs.alphazero.warmstart`); the checkpoint records it, so a
+resumed run never repeats it. Then, one iteration:
 
 1. **Self-play** ``games_per_iteration`` games with the current network
    (:class:`~boardgame_envs.alphazero.selfplay.SelfPlay`: envs built by
@@ -39,8 +43,14 @@ from boardgame_envs.alphazero.policy import NetworkPolicy
 from boardgame_envs.alphazero.replay import ReplayBuffer
 from boardgame_envs.alphazero.selfplay import Examples, SelfPlay, SelfPlayStats
 from boardgame_envs.alphazero.summary import SUMMARY, append_metrics, plot_summary, read_metrics
+from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, warm_tasks
 from boardgame_envs.envs.board_env import BoardEnv
+from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.symmetry import random_symmetries
+
+
+WARM_CHUNK = 50  # warm-start learning steps between progress updates and TensorBoard points
+WARM_SAVE_EVERY = 250  # ... and between checkpoints (a multiple of WARM_CHUNK)
 
 
 class AlphaZeroTrainer:
@@ -75,6 +85,8 @@ class AlphaZeroTrainer:
         self.buffer = ReplayBuffer(cfg.buffer_size, plane_shape, self.game.num_actions)
         self.iteration = 0
         self.games_played = 0
+        # The warm start's progress (checkpointed): games played, examples kept, learning steps taken, finished.
+        self.warm = {"games": 0, "positions": 0, "steps": 0, "done": cfg.warm_start is None}
         self.out = Path(cfg.out) if cfg.out is not None else None
         if self.out is not None and (self.out / LATEST).is_file():
             try:
@@ -82,7 +94,8 @@ class AlphaZeroTrainer:
             except CheckpointError as exc:
                 raise CheckpointError(f"cannot resume: {exc}; to start afresh, remove it or pick another out directory") from None
             self._restore(checkpoint)
-        self.saved_iteration = self.iteration  # the iteration of out/latest.pt (0: none written)
+        self.saved_iteration = self.iteration  # the iteration of out/latest.pt (0: none written, or the warm start's)
+        self.saved_warm = dict(self.warm) if self.out is not None and (self.out / LATEST).is_file() else None
         self._selfplay: Any = None
         self._writer: Any = None
 
@@ -96,28 +109,108 @@ class AlphaZeroTrainer:
         if cfg.iterations is None and cfg.minutes is None:
             raise ValueError("set config.iterations or config.minutes: training has no end otherwise")
         deadline = None if cfg.minutes is None else time.perf_counter() + 60.0 * cfg.minutes
-        # The bar counts all iterations: a resumed run starts it where the checkpoint was.
-        bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="alphazero", unit="it", disable=not cfg.progress)
-        rows = []
-        started, first = time.perf_counter(), self.iteration
-        while (cfg.iterations is None or self.iteration < cfg.iterations) and (
-            deadline is None or time.perf_counter() < deadline
-        ):
-            # How far through the run we are, by iterations or by the clock, whichever is further.
-            progress = 0.0 if deadline is None else (time.perf_counter() - started) / (deadline - started)
-            if cfg.iterations is not None:
-                progress = max(progress, (self.iteration - first) / max(cfg.iterations - first, 1))
-            self._anneal(progress)
-            row = self.run_iteration()
-            rows.append(row)
-            bar.update()
-            bar.set_postfix({k: f"{v:.3g}" for k, v in row.items() if k in ("games_per_s", "loss") or k.startswith("score")})
-        bar.close()
+        rows: list[dict[str, float]] = []
+        try:
+            if not self.warm["done"]:
+                self.warm_start(deadline)
+            # The bar counts all iterations: a resumed run starts it where the checkpoint was.
+            bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="alphazero", unit="it", disable=not cfg.progress)
+            started, first = time.perf_counter(), self.iteration
+            while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations) and (
+                deadline is None or time.perf_counter() < deadline
+            ):
+                # How far through the run we are, by iterations or by the clock, whichever is further.
+                progress = 0.0 if deadline is None else (time.perf_counter() - started) / (deadline - started)
+                if cfg.iterations is not None:
+                    progress = max(progress, (self.iteration - first) / max(cfg.iterations - first, 1))
+                self._anneal(progress)
+                row = self.run_iteration()
+                rows.append(row)
+                bar.update()
+                bar.set_postfix({k: f"{v:.3g}" for k, v in row.items() if k in ("games_per_s", "loss") or k.startswith("score")})
+            bar.close()
+        finally:
+            self.release_workers()
         if self._writer is not None:
             self._writer.flush()
         if rows and self.out is not None:
             self.plot_summary()
         return rows
+
+    def release_workers(self) -> None:
+        """Stop the Ray self-play workers, if any (``train()`` does it on its way out); the next iteration starts new ones."""
+        close = getattr(self._selfplay, "close", None)
+        if close is not None:
+            close()
+            self._selfplay = None
+
+    def warm_start(self, deadline: float | None = None) -> None:
+        """Expert iteration's warm start: ``warm_games`` games of ``config.warm_start``, then ``warm_steps`` steps.
+
+        The games fill the replay buffer (one example per expert move, see
+        :mod:`~boardgame_envs.alphazero.warmstart`) and are checkpointed; the
+        learning steps are checkpointed as they go, and stop early (to go on when
+        the run is resumed) at ``deadline`` (a ``time.perf_counter()`` value).
+        """
+        cfg = self.config
+        if cfg.warm_start is None:
+            raise ValueError("config.warm_start names no policy: there is nothing to warm-start from")
+        if self.warm["games"] == 0:
+            self._play_warm_games()
+        self._anneal(0.0)
+        bar = tqdm(total=cfg.warm_steps, initial=self.warm["steps"], desc="warm start: learning", unit="step",
+                   disable=not cfg.progress)  # fmt: skip
+        losses: dict[str, float] = {}
+        while self.warm["steps"] < cfg.warm_steps and (deadline is None or time.perf_counter() < deadline):
+            steps = min(WARM_CHUNK, cfg.warm_steps - self.warm["steps"])
+            losses = self.learn(steps)
+            self.warm["steps"] += steps
+            bar.update(steps)
+            bar.set_postfix({k: f"{v:.3g}" for k, v in losses.items()})
+            self._log({f"warm_{k}": v for k, v in losses.items()}, step=self.warm["steps"])
+            if self.warm["steps"] % WARM_SAVE_EVERY == 0 and self.warm["steps"] < cfg.warm_steps:
+                self._save()
+        bar.close()
+        if self.warm["steps"] >= cfg.warm_steps:
+            self.warm["done"] = True
+            if self.out is not None:
+                append_metrics(self.out, {"iteration": 0.0, **self._warm_row(), **losses})
+        self._save()
+
+    def _play_warm_games(self) -> None:
+        cfg = self.config
+        tasks = warm_tasks(self.env_fn, self.game, cfg.warm_start, cfg.warm_games, cfg.warm_random_moves, self.rng)
+        played, positions, results = [], 0, {BLACK: 0, WHITE: 0, EMPTY: 0}
+        bar = tqdm(total=len(tasks), desc=f"warm start: {cfg.warm_start} games", unit="game", disable=not cfg.progress)
+        games = play_warm_games(tasks, cfg.workers, cfg.backend)
+        try:
+            for game in games:
+                played.append(game)
+                positions += len(game.actions)
+                results[game.winner] += 1
+                bar.update()
+                bar.set_postfix(positions=positions, black_wins=results[BLACK], white_wins=results[WHITE])
+        finally:
+            games.close()  # stops the workers, also on Ctrl-C or an error
+            bar.close()
+        # Into the buffer only once all games are in: an interrupted warm start leaves no trace.
+        for game in played:
+            self.buffer.add(game.planes, game.masks, *warm_targets(game, cfg.value_decay, self.game.num_actions))
+        self.warm.update(games=len(played), positions=positions, black_wins=results[BLACK], white_wins=results[WHITE],
+                         draws=results[EMPTY])  # fmt: skip
+        self._log(self._warm_row(), step=0)
+        self._save()
+
+    def _warm_row(self) -> dict[str, float]:
+        """The warm start's games, examples and the expert's results by colour, for the logs."""
+        games = max(self.warm["games"], 1)
+        return {
+            "warm_games": float(self.warm["games"]),
+            "warm_positions": float(self.warm["positions"]),
+            "warm_black_win_rate": self.warm.get("black_wins", 0) / games,
+            "warm_white_win_rate": self.warm.get("white_wins", 0) / games,
+            "warm_draw_rate": self.warm.get("draws", 0) / games,
+        }
 
     def plot_summary(self) -> Path | None:
         """Draw ``out/summary.png`` from the whole run's ``metrics.jsonl``; None (and a note) without matplotlib."""
@@ -162,12 +255,17 @@ class AlphaZeroTrainer:
         }
         if cfg.eval_every and self.iteration % cfg.eval_every == 0:
             row.update(self.evaluate())
-        self._log(row)
+        self._log(row, step=self.iteration)
         if self.out is not None:
             append_metrics(self.out, row)
+        self._save()
+        return row
+
+    def _save(self) -> None:
+        if self.out is not None:
             save_checkpoint(self.out / LATEST, self.checkpoint())
             self.saved_iteration = self.iteration
-        return row
+            self.saved_warm = dict(self.warm)
 
     # ------------------------------------------------------------- the parts
     def self_play(self, games: int) -> tuple[Examples, SelfPlayStats]:
@@ -234,7 +332,7 @@ class AlphaZeroTrainer:
         return out
 
     # ---------------------------------------------------------- bookkeeping
-    def _log(self, row: dict[str, float]) -> None:
+    def _log(self, row: dict[str, float], step: int) -> None:
         if self.out is None or not self.config.tensorboard:
             return
         if self._writer is None:
@@ -243,7 +341,7 @@ class AlphaZeroTrainer:
             self._writer = SummaryWriter(str(self.out / "tensorboard"))
         for key, value in row.items():
             if key != "iteration":
-                self._writer.add_scalar(key, value, self.iteration)
+                self._writer.add_scalar(key, value, step)
 
     def checkpoint(self) -> dict[str, Any]:
         """Everything :meth:`train` needs to resume, as tensors and plain values."""
@@ -256,6 +354,7 @@ class AlphaZeroTrainer:
             "buffer": self.buffer.state_dict(),
             "iteration": self.iteration,
             "games_played": self.games_played,
+            "warm_start": dict(self.warm),
             "rng": self.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(),
         }
@@ -271,5 +370,7 @@ class AlphaZeroTrainer:
         self.buffer.load_state_dict(checkpoint["buffer"])
         self.iteration = int(checkpoint["iteration"])
         self.games_played = int(checkpoint["games_played"])
+        # A checkpoint from before warm starts existed is past any warm start.
+        self.warm = {"games": 0, "positions": 0, "steps": 0, **checkpoint.get("warm_start", {"done": True})}
         self.rng.bit_generator.state = checkpoint["rng"]
         torch.set_rng_state(checkpoint["torch_rng"])
