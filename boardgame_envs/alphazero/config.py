@@ -160,9 +160,12 @@ class AlphaZeroConfig:
                             temperature_moves=size * size, value_decay=0.5, buffer_size=60_000, train_steps=60,
                             eval_opponents=("uct:playouts=1000",), eval_games=10)  # fmt: skip
             else:
-                base = dict(blocks=6, channels=64, simulations=200, dirichlet_alpha=0.15, temperature_moves=8,
-                            parallel_games=64, games_per_iteration=64, buffer_size=200_000, train_steps=100,
-                            lr=1e-3, eval_opponents=("mcts", "alphabeta"), eval_games=10)  # fmt: skip
+                # Sized for 60-90 minutes on 2 CPU cores (docs/alphazero.md, "Warm start"): a warm start from
+                # alpha-beta's games, then a small net at 64 simulations (~2 minutes an iteration on 15x15).
+                base = dict(blocks=4, channels=48, simulations=64, dirichlet_alpha=0.15, temperature_moves=8,
+                            parallel_games=64, games_per_iteration=64, buffer_size=100_000, train_steps=100,
+                            lr=1e-3, eval_opponents=("mcts", "alphabeta"), eval_games=10,
+                            warm_start="alphabeta:nodes=1000", warm_games=600, warm_steps=1000)  # fmt: skip
         return cls(**{**base, **overrides})
 
     def to_dict(self) -> dict[str, Any]:
