@@ -2,7 +2,8 @@
 
 Each leaf is scored by an evaluator (``priors`` over the actions, ``value``
 in [-1, 1] for the player to move there) instead of a rollout, and children
-are chosen by ``Q + c_puct * P * sqrt(N_parent) / (1 + N_child)``. Terminal
+are chosen by ``Q + c_puct * P * sqrt(N_parent) / (1 + N_child)``, an
+unvisited child's ``Q`` being its parent's mean value for the chooser. Terminal
 positions use the game's own result.
 
 :class:`PUCTForest` holds one tree per game in flat numba arrays and runs the
@@ -64,11 +65,14 @@ def _select(rules, c_puct, roots, root_color, root_last, tree_i, tree_f,
         while tree_i[b, node, COUNT] > 0 and tree_i[b, node, OUTCOME] == OPEN:
             first = tree_i[b, node, FIRST]
             sqrt_n = np.sqrt(max(tree_f[b, node, VISITS], 1.0))
+            # An unvisited child starts at the parent's mean value for the chooser (not 0): with a value head
+            # sure of a loss, 0 would send the search to every unvisited move instead of the prior's best.
+            fpu = -tree_f[b, node, VALUE_SUM] / tree_f[b, node, VISITS] if tree_f[b, node, VISITS] > 0 else 0.0
             best = first
             best_score = -1e300
             for ch in range(first, first + tree_i[b, node, COUNT]):
                 visits = tree_f[b, ch, VISITS]
-                q = tree_f[b, ch, VALUE_SUM] / visits if visits > 0 else 0.0
+                q = tree_f[b, ch, VALUE_SUM] / visits if visits > 0 else fpu
                 score = q + c_puct * tree_f[b, ch, PRIOR] * sqrt_n / (1.0 + visits)
                 if score > best_score:
                     best_score = score

@@ -8,6 +8,7 @@ import pytest
 from ascii_boards import state_from
 from boardgame_envs import tictactoe_v0
 from boardgame_envs.policies import MCTSPolicy
+from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.renju import forbidden_mask
 from boardgame_envs.policies.puct import PUCTForest, PUCTSearch
 
@@ -108,3 +109,20 @@ def test_forest_rejects_bad_input():
         forest.set_root(0, state)
     with pytest.raises(ValueError, match="expected priors"):
         forest.expand(np.ones((1, 4)), np.zeros(1))
+
+
+def test_a_confident_losing_value_keeps_the_search_on_the_priors_best_move():
+    # Whoever must move is sure to lose (-0.9), and the prior prefers one point (ten times any other).
+    # An unvisited move starts at its parent's value, so it does not look better than the visited ones
+    # just for being unvisited: with a first-play value of 0 the search went wide (10 visits of 100 here,
+    # and in renju self-play a random point instead of the block).
+    game = MNKGame(9, 5, "freestyle")
+    best = 40
+
+    def losing(state):
+        priors = np.full(game.num_actions, 0.01)
+        priors[best] = 0.1
+        return priors, -0.9
+
+    visits = PUCTSearch(losing, rng=np.random.default_rng(0)).run(game.new_state(), 100)
+    assert visits.argmax() == best and visits[best] >= 20
