@@ -56,6 +56,17 @@ PRETRAINED: dict[str, Pretrained] = {
             rating="107 wins, 93 losses (score 0.535) against uct:playouts=5000 in 200 games at 400 simulations "
             "(baselines/results/alphazero_8x8.md)",
         ),
+        Pretrained(
+            name="renju-15x15", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=400,
+            command="boardgame-envs train renju --blocks 4 --channels 48 --simulations 64 --warm-start "
+            "alphabeta:nodes=1000 --warm-games 600 --warm-steps 1000 --minutes 45 --backend ray --workers 2 "
+            "--seed 0 --out runs/renju  (a warm start from 600 alpha-beta games, then 12 self-play iterations, "
+            "906 games; 45 minutes on 2 CPU cores)",
+            date="2026-11-25",
+            rating="51 wins, 1 loss (score 0.981) against mcts over the 26 RIF openings in colour-swapped pairs; renju "
+            "ladder +2329 (95% +2258..+2400) in 96 games, level with renju/11 (greedy); at 400 simulations "
+            "(baselines/results/alphazero_renju.md)",
+        ),
     )
 }
 

@@ -37,7 +37,7 @@ def test_loads_and_plays_legal_moves(name):
 
 
 def test_the_shipped_set_and_its_size():
-    assert {"tictactoe", "gomoku-8x8"} <= set(PRETRAINED)
+    assert {"tictactoe", "gomoku-8x8", "renju-15x15"} <= set(PRETRAINED)
     assert sum(entry.path.stat().st_size for entry in PRETRAINED.values()) <= 10 * 2**20
     # The weights go into the wheel as package data.
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
