@@ -116,14 +116,20 @@ class EngineProcess:
     def pid(self) -> int | None:
         return self._proc.pid if self.alive else None
 
-    def send(self, line: str) -> None:
-        """Write one line to the engine; :class:`EngineCrashed` if it is gone."""
+    def send(self, line: str, starting: bool = False) -> None:
+        """Write one line to the engine; :class:`EngineCrashed` if it is gone (:class:`EngineStartError` while ``starting``).
+
+        A program that cannot start (a missing file next to a launcher script, say) may
+        exit before its first command is written: that is a failure to start, as when it
+        exits before answering that command.
+        """
         self.transcript.append(f"> {line}")
         try:
             self._proc.stdin.write(line + "\n")
             self._proc.stdin.flush()
         except (AttributeError, OSError, ValueError):
-            self.fail(EngineCrashed, f"{self.name} is gone (it could not be sent {line!r})")
+            kind = EngineStartError if starting else EngineCrashed
+            self.fail(kind, f"{self.name} is gone (it could not be sent {line!r})")
 
     def drain(self) -> None:
         """Discard (and log) lines the engine sent unasked, before a new command; a closed output is a crash."""

@@ -208,7 +208,7 @@ class GomocupEngine:
         if self._process is None or not self._process.alive:
             self.close()
             self._process = EngineProcess(self.argv, self.cwd, self.name, self._transcript)
-        self._send(f"START {game.size}")
+        self._process.send(f"START {game.size}", starting=True)
         answer = self._process.answer(f"START {game.size}", self.start_timeout_ms / 1000, starting=True)
         if answer.upper() != "OK":
             self.close()

@@ -230,6 +230,24 @@ def test_working_directory(tmp_path):
         GomocupEngine(str(script)).act(after_one_move())
 
 
+def test_a_program_gone_before_start_is_a_start_error(tmp_path, monkeypatch):
+    """A program that exits before START can be written (a busy machine makes this order likely)
+    fails to start; it has not crashed in a game."""
+    from boardgame_envs.policies import engine_process
+
+    class ExitsAtOnce(engine_process.EngineProcess):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._proc.wait(10)  # the program is gone before the first line is sent
+
+    monkeypatch.setattr("boardgame_envs.policies.gomocup.EngineProcess", ExitsAtOnce)
+    script = tmp_path / "pbrain-gone"
+    script.write_text("#!/bin/sh\nexit 2\n")
+    script.chmod(0o755)
+    with pytest.raises(EngineStartError, match="exit code 2"):
+        GomocupEngine(str(script)).act(after_one_move())
+
+
 def test_close_and_garbage_collection_end_the_process():
     engine = fake("good")
     engine.act(after_one_move())
