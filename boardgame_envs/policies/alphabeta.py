@@ -3,8 +3,8 @@
 On tic-tac-toe the search is full-width to the end of the game, so it plays
 perfectly; among moves of equal value it picks with its seeded RNG. On
 gomoku boards the root first takes an immediate win, blocks the opponent's
-immediate win, and plays a winning continuous-four sequence (VCF) if one
-exists; otherwise it searches the best-looking candidates near the stones,
+immediate win, and plays a winning continuous-four sequence (VCF) if its
+search finds one within ``VCF_POSITIONS`` positions; otherwise it searches the best-looking candidates near the stones,
 deepening while its node budget lasts, and scores leaves by counting, for each
 colour, the k-windows that hold only its stones (more stones, more score).
 Under renju black never considers a forbidden point, and a four that black
