@@ -53,7 +53,8 @@ PRETRAINED: dict[str, Pretrained] = {
             command="python baselines/alphazero_gomoku.py --board-size 8 --win-length 5 --minutes 28 --backend ray "
             "--workers 2 --seed 0 --run-dir runs/g8  (80 iterations, 10,700 self-play games, 28 minutes on 2 CPU cores)",
             date="2026-11-25",
-            rating="107 wins, 93 losses (score 0.535) against uct:playouts=5000 in 200 games at 400 simulations "
+            rating="101 wins, 99 losses (score 0.505) against uct:playouts=5000 in 200 games at 400 simulations; "
+            "loses every game to greedy "
             "(baselines/results/alphazero_8x8.md)",
         ),
         Pretrained(
