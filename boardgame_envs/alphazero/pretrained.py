@@ -51,11 +51,11 @@ PRETRAINED: dict[str, Pretrained] = {
         Pretrained(
             name="gomoku-8x8", game="gomoku", rule="freestyle", board_size=8, win_length=5, simulations=400,
             command="python baselines/alphazero_gomoku.py --board-size 8 --win-length 5 --minutes 28 --backend ray "
-            "--workers 2 --seed 0 --run-dir runs/g8  (80 iterations, 10,700 self-play games, 28 minutes on 2 CPU cores)",
+            "--workers 2 --seed 0 --run-dir runs/g8w  (the 8x8 defaults: a warm start from 600 games of "
+            "alphabeta:nodes=1000, then 88 self-play iterations, 11,538 games; 28 minutes on 2 CPU cores)",
             date="2026-11-25",
-            rating="101 wins, 99 losses (score 0.505) against uct:playouts=5000 in 200 games at 400 simulations; "
-            "loses every game to greedy "
-            "(baselines/results/alphazero_8x8.md)",
+            rating="184 wins, 8 draws, 8 losses (score 0.940) against uct:playouts=5000 in 200 games at 400 "
+            "simulations (baselines/results/alphazero_8x8.md)",
         ),
         Pretrained(
             name="renju-15x15", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=400,
