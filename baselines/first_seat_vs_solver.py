@@ -31,21 +31,14 @@ import time
 import numpy as np
 
 from boardgame_envs import gomoku_v0
-from boardgame_envs.alphazero import NetworkPolicy
 from boardgame_envs.arena import GameTask, play_task
 from boardgame_envs.arena_backends import run_tasks
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.solver import Solver
 from boardgame_envs.policies.registry import check_spec, spec_name
+from mcts_first_seat import _network  # the network as an arena policy, one torch thread a process
 from report import command_line, publish  # baselines/report.py, beside this script
-
-
-def _network(checkpoint: str, simulations: int, seed: int) -> NetworkPolicy:
-    import torch
-
-    torch.set_num_threads(1)  # one thread a process: the games run in --jobs processes
-    return NetworkPolicy.from_checkpoint(checkpoint, simulations=simulations, seed=seed)
 
 
 def first_seat_games(env_fn, spec_first, spec_second, games: int, seed: int, jobs: int) -> list:
