@@ -1,4 +1,4 @@
-"""The four ladders: fixed lists of levels, each a policy spec with a machine-independent budget.
+"""The five ladders: fixed lists of levels, each a policy spec with a machine-independent budget.
 
 A level is a registry spec whose strength does not depend on the machine: a number
 of simulations, a search depth, a share of random moves, never a time limit. Its
@@ -81,10 +81,12 @@ def _greedy(*epsilons: float) -> tuple[str, ...]:
 # search. The top, 16,000 nodes (depth 6-7), takes 0.15-0.2 s of CPU a 15x15 move
 # on the development machine.
 _AB_TOP = ("alphabeta:nodes=1000", "alphabeta:nodes=4000", "alphabeta:nodes=16000,depth=12")
+_LEVELS_9 = ("random", *_greedy(0.9, 0.75, 0.6, 0.45, 0.3, 0.2, 0.1, 0.05, 0), *_AB_TOP)  # 8x8 and 9x9
 _LEVELS_15 = ("random", *_greedy(0.98, 0.93, 0.8, 0.65, 0.5, 0.38, 0.27, 0.18, 0.1, 0.05, 0), *_AB_TOP)
 LADDERS: dict[str, Ladder] = {
     "tictactoe": Ladder("tictactoe", "tictactoe", 3, "freestyle", ("random", *_greedy(0.7, 0.4, 0.15), "perfect")),
-    "gomoku9": Ladder("gomoku9", "gomoku", 9, "freestyle", ("random", *_greedy(0.9, 0.75, 0.6, 0.45, 0.3, 0.2, 0.1, 0.05, 0), *_AB_TOP)),
+    "gomoku8": Ladder("gomoku8", "gomoku", 8, "freestyle", _LEVELS_9),
+    "gomoku9": Ladder("gomoku9", "gomoku", 9, "freestyle", _LEVELS_9),
     "gomoku15": Ladder("gomoku15", "gomoku", 15, "freestyle", _LEVELS_15),
     "renju": Ladder("renju", "gomoku", 15, "renju", _LEVELS_15),
 }
@@ -106,7 +108,7 @@ def ladder_for(game: str, rule: str | None = None, board_size: int | None = None
             f"no ladder for gomoku {size}x{size} with rule {rule!r}; ladders: "
             + ", ".join(f"{x.name} ({x.board_size}x{x.board_size} {x.rule})" for x in LADDERS.values() if x.game == "gomoku")
         )
-    raise LadderError(f"unknown game {game!r}; ladders exist for: tictactoe, gomoku (9x9 or 15x15 freestyle), renju")
+    raise LadderError(f"unknown game {game!r}; ladders exist for: tictactoe, gomoku (8x8, 9x9 or 15x15 freestyle), renju")
 
 
 def load_table(ladder: Ladder) -> dict[str, Any]:

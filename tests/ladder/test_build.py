@@ -58,7 +58,7 @@ def test_games_needed_scales_with_the_square_of_the_width():
 
 @pytest.mark.parametrize(
     ("argv", "message"),
-    [(["tiny-nope"], "unknown ladder 'tiny-nope'; ladders: tictactoe, gomoku9"), ([], "required: LADDER"),
+    [(["tiny-nope"], "unknown ladder 'tiny-nope'; ladders: tictactoe, gomoku8, gomoku9"), ([], "required: LADDER"),
      (["tictactoe", "--jobs", "999"], "--jobs must be 1.."), (["tictactoe", "--jobs", "0"], "--jobs must be 1.."),
      (["tictactoe", "--jobs", "two"], "invalid int value: 'two'"), (["tictactoe", "--chunk", "3"], "even number"),
      (["tictactoe", "--backend", "x"], "unknown backend 'x'; expected one of local, ray"),
