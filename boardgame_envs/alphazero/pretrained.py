@@ -55,8 +55,9 @@ PRETRAINED: dict[str, Pretrained] = {
             "--workers 2 --seed 0 --run-dir runs/g8w  (the 8x8 defaults: a warm start from 600 games of "
             "alphabeta:nodes=1000, then 88 self-play iterations, 11,538 games; 28 minutes on 2 CPU cores)",
             date="2026-11-25",
-            rating="184 wins, 8 draws, 8 losses (score 0.940) against uct:playouts=5000 in 200 games at 400 "
-            "simulations (baselines/results/alphazero_8x8.md)",
+            rating="184 wins, 8 draws, 8 losses (score 0.940) against uct:playouts=5000 in 200 games; gomoku8 "
+            "ladder +1453 (95% +1405..+1501) in 200 games, level with gomoku8/9 (greedy); at 400 simulations "
+            "(baselines/results/alphazero_8x8.md)",
         ),
         Pretrained(
             name="renju-15x15", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=400,
