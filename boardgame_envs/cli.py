@@ -206,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=replay)
     lad = sub.add_parser("ladder", help="print a game's calibrated ladder: levels, Elo, 95% intervals")
     ladder_cli.add_ladder_arguments(lad)
-    lad.set_defaults(func=ladder_cli.run_ladder)
+    lad.set_defaults(func=ladder_with_networks)
     r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95% interval")
     ladder_cli.add_rate_arguments(r)
     r.set_defaults(func=ladder_cli.run_rate)
@@ -218,6 +218,19 @@ def build_parser() -> argparse.ArgumentParser:
     az_cli.add_arguments(t)
     t.set_defaults(func=az_cli.run)
     return parser
+
+
+def ladder_with_networks(args: argparse.Namespace) -> int:
+    """``ladder``: the table, then the shipped networks rated on it (the ladder package knows nothing of them)."""
+    from boardgame_envs.alphazero.pretrained import rated_on  # no torch
+    from boardgame_envs.ladder import cli as ladder_cli
+    from boardgame_envs.ladder.ladders import ladder_for
+
+    status = ladder_cli.run_ladder(args)
+    lines = rated_on(ladder_for(args.game, args.rule, args.board_size).name, markdown=args.markdown)
+    if lines:
+        print("\n" + "\n".join(lines))
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,17 @@ class UnknownPretrainedError(ValueError):
 
 
 @dataclass(frozen=True)
+class LadderRating:
+    """Where ``boardgame-envs rate pretrained:NAME ...`` placed a network on its game's ladder."""
+
+    ladder: str  # a ladder's name (boardgame_envs.ladder.LADDERS)
+    elo: float
+    low: float  # the 95% interval
+    high: float
+    games: int
+
+
+@dataclass(frozen=True)
 class Pretrained:
     """One shipped network: its game, how it was trained, how strong it is."""
 
@@ -32,6 +43,7 @@ class Pretrained:
     command: str  # the training command that made it
     date: str  # when it was trained (UTC)
     rating: str  # its measured strength, with the match that measured it
+    ladder_rating: LadderRating | None = None  # the same rating as data, listed under its ladder's table
 
     @property
     def path(self) -> Path:
@@ -48,6 +60,7 @@ PRETRAINED: dict[str, Pretrained] = {
             date="2026-11-25",
             rating="draws every game against PerfectPolicy: 0-200-0 (100 games a seat, 50 simulations); tictactoe "
             "ladder +382 (95% +314..+450) in 100 games, level with tictactoe/4 (perfect)",
+            ladder_rating=LadderRating("tictactoe", 382, 314, 450, 100),
         ),
         Pretrained(
             name="gomoku-8x8", game="gomoku", rule="freestyle", board_size=8, win_length=5, simulations=400,
@@ -58,6 +71,7 @@ PRETRAINED: dict[str, Pretrained] = {
             rating="184 wins, 8 draws, 8 losses (score 0.940) against uct:playouts=5000 in 200 games; gomoku8 "
             "ladder +1453 (95% +1405..+1501) in 200 games, level with gomoku8/9 (greedy); at 400 simulations "
             "(baselines/results/alphazero_8x8.md)",
+            ladder_rating=LadderRating("gomoku8", 1453, 1405, 1501, 200),
         ),
         Pretrained(
             name="renju-15x15", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=400,
@@ -69,9 +83,29 @@ PRETRAINED: dict[str, Pretrained] = {
             rating="51 wins, 1 loss (score 0.981) against mcts over the 26 RIF openings in colour-swapped pairs; renju "
             "ladder +2329 (95% +2258..+2400) in 96 games, level with renju/11 (greedy); at 400 simulations "
             "(baselines/results/alphazero_renju.md)",
+            ladder_rating=LadderRating("renju", 2329, 2258, 2400, 96),
         ),
     )
 }
+
+
+def rated_on(ladder: str, markdown: bool = False) -> list[str]:
+    """Lines for the shipped networks rated on ``ladder`` (a ladder's name), strongest first; none: ``[]``."""
+    rated = sorted((p for p in PRETRAINED.values() if p.ladder_rating and p.ladder_rating.ladder == ladder),
+                   key=lambda p: -p.ladder_rating.elo)  # type: ignore[union-attr]  # fmt: skip
+    if not rated:
+        return []
+    lines = ["pretrained networks rated on this ladder (boardgame-envs rate pretrained:NAME ...):"]
+    for p in rated:
+        r = p.ladder_rating
+        assert r is not None
+        if markdown:
+            lines.append(f"- `pretrained:{p.name}`: {r.elo:+.0f} ({r.low:+.0f} .. {r.high:+.0f}), {r.games} games, "
+                         f"{p.simulations} simulations a move")  # fmt: skip
+        else:
+            lines.append(f"  pretrained:{p.name:<14} {r.elo:+6.0f}  {r.low:+.0f} .. {r.high:+.0f}  {r.games} games, "
+                         f"{p.simulations} simulations a move")  # fmt: skip
+    return lines
 
 
 def pretrained(name: str) -> Pretrained:

@@ -64,3 +64,27 @@ def test_unknown_name_lists_the_known_ones():
 def test_tictactoe_never_loses_to_perfect_play():
     result = match(tictactoe_v0.env, "pretrained:tictactoe", "perfect", games=100, seed=0, progress=False)
     assert result.losses == 0, result.by_seat
+
+
+@pytest.mark.parametrize("name", sorted(PRETRAINED))
+def test_each_network_is_rated_on_its_own_games_ladder(name):
+    from boardgame_envs.ladder import LADDERS, ladder_for
+
+    entry = PRETRAINED[name]
+    rating = entry.ladder_rating
+    assert rating is not None, f"{name} has no ladder rating"
+    ladder = LADDERS[rating.ladder]
+    game = "tictactoe" if entry.game == "tictactoe" else "gomoku"
+    assert ladder is ladder_for(game, entry.rule, entry.board_size) and entry.win_length in (3, 5)
+    assert rating.low < rating.elo < rating.high and rating.games >= 2
+    assert f"{rating.elo:+.0f}" in entry.rating  # the prose says the same
+
+
+def test_ladder_command_lists_the_networks_rated_on_it(capsys):
+    from boardgame_envs.cli import main
+
+    assert main(["ladder", "gomoku", "--board-size", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "gomoku8/12" in out and "pretrained:gomoku-8x8" in out and "+1453" in out
+    assert main(["ladder", "gomoku15"]) == 0
+    assert "pretrained" not in capsys.readouterr().out  # none rated there
