@@ -15,7 +15,7 @@ import sys
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", metavar="GAME", help="tictactoe, gomoku (15x15, or --board-size 8 or 9) or renju; or a ladder name: gomoku8, gomoku9, gomoku15")
-    parser.add_argument("--board-size", type=int, default=None, help="gomoku: 9 or 15 (default 15)")
+    parser.add_argument("--board-size", type=int, default=None, help="gomoku: 8, 9 or 15 (default 15)")
     parser.add_argument("--rule", default=None, help="gomoku: freestyle (default) or renju")
 
 
