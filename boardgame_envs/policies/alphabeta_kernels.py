@@ -225,6 +225,14 @@ def root_scores(board, rules, color, depth, key, zob, tt, width, budget):
     return scores
 
 
+@njit(cache=True, inline="always")
+def _near_line(n, a, b, reach):
+    """Whether ``b`` lies on one of the four lines through ``a``, at most ``reach`` points away."""
+    dr = abs(b // n - a // n)
+    dc = abs(b % n - a % n)
+    return max(dr, dc) <= reach and (dr == 0 or dc == 0 or dr == dc)
+
+
 @njit(f"int64({BOARD}, int64, int64[::1])", cache=True)
 def vcf(board, rules, color, max_fours, budget):
     """First move of a win by continuous fours for ``color``, or -1.
@@ -237,13 +245,36 @@ def vcf(board, rules, color, max_fours, budget):
     it a position rich in fours (every four tried at every level, up to
     ``max_fours`` deep) can take hours; with it a search is bounded in work,
     the same on every machine.
+
+    Both sides' winning points are found once a position. A trial stone at
+    ``a`` changes whether a point wins only on the lines through ``a``, within
+    ``k`` points (a new five through ``a``, or a five made an overline by it),
+    so only those points are looked at again; a trial stone cannot give the
+    opponent a win, and takes one only by standing on it.
     """
     if max_fours <= 0 or budget[0] <= 0:
         return -1
     budget[0] -= 1
     n = rules[R_N]
+    reach = rules[R_K]
+    other = opponent(color)
     cand = np.empty(n * n, dtype=np.int64)
     count = candidates(board, n, 2, cand)
+    in_cand = np.zeros(n * n, dtype=np.bool_)
+    own = np.empty(count, dtype=np.int64)  # where color wins now
+    theirs = np.empty(count, dtype=np.int64)  # where the opponent wins now
+    n_own = 0
+    n_theirs = 0
+    for j in range(count):
+        b = cand[j]
+        in_cand[b] = True
+        if board[b] == EMPTY:
+            if wins(board, rules, b, color):
+                own[n_own] = b
+                n_own += 1
+            if allowed(board, rules, b, other) and wins(board, rules, b, other):
+                theirs[n_theirs] = b
+                n_theirs += 1
     for i in range(count):
         a = cand[i]
         if not allowed(board, rules, a, color):
@@ -252,26 +283,46 @@ def vcf(board, rules, color, max_fours, budget):
         # Where would color win next? The opponent must stop every such point.
         wins_at = -1
         many = False
-        for j in range(count):
-            b = cand[j]
-            if board[b] == EMPTY and wins(board, rules, b, color):
+        for j in range(n_own):  # winning points off a's lines are unchanged
+            b = own[j]
+            if b != a and not _near_line(n, a, b, reach):
                 if wins_at >= 0:
                     many = True
                     break
                 wins_at = b
+        ar = a // n
+        ac = a % n
+        for d in range(4):
+            if many:
+                break
+            for sign in (-1, 1):
+                if many:
+                    break
+                dr = sign * DIRECTIONS[d, 0]
+                dc = sign * DIRECTIONS[d, 1]
+                for step in range(1, reach + 1):
+                    r = ar + dr * step
+                    c = ac + dc * step
+                    if r < 0 or r >= n or c < 0 or c >= n:
+                        break
+                    b = r * n + c
+                    if in_cand[b] and board[b] == EMPTY and wins(board, rules, b, color):
+                        if wins_at >= 0:
+                            many = True
+                            break
+                        wins_at = b
         result = -1
         if wins_at >= 0:
             opp_wins = False
-            for j in range(count):
-                b = cand[j]
-                if board[b] == EMPTY and allowed(board, rules, b, opponent(color)) and wins(board, rules, b, opponent(color)):
+            for j in range(n_theirs):
+                if theirs[j] != a:
                     opp_wins = True
                     break
             if not opp_wins:
-                if many or not allowed(board, rules, wins_at, opponent(color)):
+                if many or not allowed(board, rules, wins_at, other):
                     result = a
                 else:
-                    board[wins_at] = opponent(color)
+                    board[wins_at] = other
                     if vcf(board, rules, color, max_fours - 1, budget) >= 0:
                         result = a
                     board[wins_at] = EMPTY
