@@ -79,7 +79,8 @@ class Judge:
 def judge_games(judge: Judge, records: list, sample: int | None, seed: int) -> dict:
     """Judge the first player's moves of ``records`` (all, or a random ``sample`` of them)."""
     moves = [(g, ply) for g, record in enumerate(records) for ply in range(0, len(record.moves), 2)]
-    if sample is not None and sample < len(moves):
+    sampled = sample is not None and sample < len(moves)
+    if sampled:
         picked = np.random.default_rng(seed).choice(len(moves), size=sample, replace=False)
         moves = [moves[i] for i in sorted(picked)]
     kept = from_won = kept_from_won = 0
@@ -94,7 +95,8 @@ def judge_games(judge: Judge, records: list, sample: int | None, seed: int) -> d
             kept_from_won += after
             if not after:
                 lapses.append((g, ply))
-    return dict(judged=len(moves), kept=kept, from_won=from_won, kept_from_won=kept_from_won, lapses=lapses)
+    return dict(judged=len(moves), sampled=sampled, kept=kept, from_won=from_won, kept_from_won=kept_from_won,
+                lapses=lapses)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         "|---|---|---|---|",
         f"| {args.games} games | {wins} | {draws} | {args.games - wins - draws} |",
         "",
-        f"Solver's verdict on {'a random sample of ' if args.sample else ''}the first player's moves "
+        f"Solver's verdict on {'a random sample of ' if verdict['sampled'] else ''}the first player's moves "
         f"({judge_s:.0f} s, {len(judge.known)} distinct positions solved):",
         "",
         f"- the position after the move is a first-player win: {share(verdict['kept'], verdict['judged'])}",

@@ -49,7 +49,7 @@ def test_counts_separate_lost_wins_from_moves_in_lost_positions(script):
     assert (out["judged"], out["kept"], out["from_won"], out["kept_from_won"]) == (5, 3, 4, 3)
     assert out["lapses"] == [(0, 2)]
     sampled = script.judge_games(Table(), records, sample=2, seed=0)
-    assert sampled["judged"] == 2
+    assert sampled["judged"] == 2 and sampled["sampled"] and not out["sampled"]
 
 
 def test_tiny_run_writes_the_report(script, tmp_path):
