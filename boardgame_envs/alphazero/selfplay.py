@@ -19,6 +19,7 @@ import numpy as np
 from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.alphazero.policy import net_evaluator
+from boardgame_envs.alphazero.targets import result_targets
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.policies.base import random_argmax
 from boardgame_envs.policies.puct import PUCTForest
@@ -89,9 +90,10 @@ class SelfPlay:
                     stats.games += 1
                     stats.results[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1
                     history = self.histories[i]
-                    for ply, (planes, mask, policy, color) in enumerate(history):
-                        z = 0.0 if winner not in (BLACK, WHITE) else (1.0 if winner == color else -1.0)
-                        z *= 1.0 - cfg.value_decay * (len(history) - 1 - ply) / self.game.num_actions
+                    colors = np.array([color for *_, color in history])
+                    values = result_targets(winner, colors, np.arange(len(history))[::-1], cfg.value_decay,
+                                            self.game.num_actions)  # fmt: skip
+                    for (planes, mask, policy, _), z in zip(history, values):
                         finished.append((planes, mask, policy, z))
                     self.histories[i] = []
                     env.reset()

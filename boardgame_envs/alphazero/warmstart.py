@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs import openings as opening_sets
+from boardgame_envs.alphazero.targets import result_targets
 from boardgame_envs.arena_backends import run_tasks
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import MNKGame
@@ -125,9 +126,4 @@ def warm_targets(game: WarmGame, value_decay: float, num_actions: int) -> tuple[
     m = len(game.actions)
     policies = np.zeros((m, num_actions), dtype=np.float32)
     policies[np.arange(m), game.actions] = 1.0
-    if game.winner in (BLACK, WHITE):
-        values = np.where(game.colors == game.winner, 1.0, -1.0)
-    else:
-        values = np.zeros(m)
-    values = values * (1.0 - value_decay * (game.length - 1 - game.plies) / num_actions)
-    return policies, values.astype(np.float32)
+    return policies, result_targets(game.winner, game.colors, game.length - 1 - game.plies, value_decay, num_actions)
