@@ -91,20 +91,15 @@ PRETRAINED: dict[str, Pretrained] = {
 
 def rated_on(ladder: str, markdown: bool = False) -> list[str]:
     """Lines for the shipped networks rated on ``ladder`` (a ladder's name), strongest first; none: ``[]``."""
-    rated = sorted((p for p in PRETRAINED.values() if p.ladder_rating and p.ladder_rating.ladder == ladder),
-                   key=lambda p: -p.ladder_rating.elo)  # type: ignore[union-attr]  # fmt: skip
+    rated = [(p, p.ladder_rating) for p in PRETRAINED.values() if p.ladder_rating and p.ladder_rating.ladder == ladder]
     if not rated:
         return []
     lines = ["pretrained networks rated on this ladder (boardgame-envs rate pretrained:NAME ...):"]
-    for p in rated:
-        r = p.ladder_rating
-        assert r is not None
-        if markdown:
-            lines.append(f"- `pretrained:{p.name}`: {r.elo:+.0f} ({r.low:+.0f} .. {r.high:+.0f}), {r.games} games, "
-                         f"{p.simulations} simulations a move")  # fmt: skip
-        else:
-            lines.append(f"  pretrained:{p.name:<14} {r.elo:+6.0f}  {r.low:+.0f} .. {r.high:+.0f}  {r.games} games, "
-                         f"{p.simulations} simulations a move")  # fmt: skip
+    for p, r in sorted(rated, key=lambda pair: -pair[1].elo):
+        elo, interval = f"{r.elo:+.0f}", f"{r.low:+.0f} .. {r.high:+.0f}"
+        tail = f"{r.games} games, {p.simulations} simulations a move"
+        lines.append(f"- `pretrained:{p.name}`: {elo} ({interval}), {tail}" if markdown
+                     else f"  pretrained:{p.name:<14} {elo:>6}  {interval}  {tail}")  # fmt: skip
     return lines
 
 

@@ -88,14 +88,15 @@ class AlphaZeroTrainer:
         # The warm start's progress (checkpointed): games played, examples kept, learning steps taken, finished.
         self.warm = {"games": 0, "positions": 0, "steps": 0, "done": cfg.warm_start is None}
         self.out = Path(cfg.out) if cfg.out is not None else None
-        if self.out is not None and (self.out / LATEST).is_file():
+        resuming = self.out is not None and (self.out / LATEST).is_file()
+        if resuming:
             try:
                 checkpoint = load_checkpoint(self.out / LATEST, self.device)
             except CheckpointError as exc:
                 raise CheckpointError(f"cannot resume: {exc}; to start afresh, remove it or pick another out directory") from None
             self._restore(checkpoint)
         self.saved_iteration = self.iteration  # the iteration of out/latest.pt (0: none written, or the warm start's)
-        self.saved_warm = dict(self.warm) if self.out is not None and (self.out / LATEST).is_file() else None
+        self.saved_warm = dict(self.warm) if resuming else None
         self._selfplay: Any = None
         self._writer: Any = None
 
