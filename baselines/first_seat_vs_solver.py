@@ -62,17 +62,15 @@ class Judge:
         self.known: dict[tuple[frozenset[int], frozenset[int]], bool] = {}
 
     def first_player_wins(self, moves: list[int]) -> bool:
-        state = self.game.new_state()
-        for action in moves:
-            state.play(action)
-        if state.terminal:
-            return state.winner == 1
         key = (frozenset(moves[0::2]), frozenset(moves[1::2]))
         if key not in self.known:
-            if state.to_move == 1:  # the first player to move: does it win? (value >= 1 for it)
-                self.known[key] = self.solver.board_value(state.board, 0, 1) >= 1
-            else:  # the second player to move: does it lose? (value <= -1 for it)
-                self.known[key] = self.solver.board_value(state.board, -1, 0) <= -1
+            state = self.game.new_state()
+            for action in moves:
+                state.play(action)
+            if len(moves) % 2:  # the first player has just moved (a finished game included)
+                self.known[key] = self.solver.wins_by_force(state)
+            else:  # the first player to move: does it win? (value >= 1 for it, a null window)
+                self.known[key] = not state.terminal and self.solver.board_value(state.board, 0, 1) >= 1
         return self.known[key]
 
 
