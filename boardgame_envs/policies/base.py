@@ -1,9 +1,10 @@
-"""The one protocol every policy follows: ``policy.act(env) -> action``.
+"""The one protocol every policy follows: ``policy.act(state) -> action``.
 
-A policy reads the position from the env it is handed (wrapped or raw
-``tictactoe_v0`` / ``gomoku_v0``), chooses a legal action for
-``env.agent_selection`` and leaves the env exactly as it found it: search
-works on a clone of the game state, never on a copy of the env.
+A policy is handed a game state (a :class:`~boardgame_envs.games.protocol.State`)
+and chooses a legal action for the player to move. An AEC env of this package
+(wrapped or raw) is accepted in place of the state through one adapter,
+:func:`game_state_of`, so ``policy.act(env)`` keeps working. A policy never
+changes what it is handed: search works on clones.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from boardgame_envs.games.mnk import GameState
 
 @runtime_checkable
 class Policy(Protocol):
-    """Anything with ``act(env) -> int``; ``name`` is used in tables."""
+    """Anything with ``act(state) -> int`` (a state, or an env holding one); ``name`` is used in tables."""
 
     name: str
 
-    def act(self, env: Any) -> int: ...
+    def act(self, state: Any) -> int: ...
 
 
 class Forfeit(Exception):
@@ -34,12 +35,18 @@ class Forfeit(Exception):
     """
 
 
-def game_state_of(env: Any) -> GameState:
-    """The live game state behind ``env``; raises if there is no move to choose."""
-    state = getattr(getattr(env, "unwrapped", env), "game_state", None)
+def game_state_of(position: Any) -> GameState:
+    """The game state a policy acts on: ``position`` itself, or the live state behind an AEC env.
+
+    The one adapter from ``act(env)`` to ``act(state)``. Raises if there is no move to choose.
+    """
+    if isinstance(position, GameState):
+        state = position
+    else:
+        state = getattr(getattr(position, "unwrapped", position), "game_state", None)
     if not isinstance(state, GameState):
         raise TypeError(
-            f"expected a boardgame_envs AEC env (tictactoe_v0 / gomoku_v0, wrapped or raw), got {type(env).__name__}"
+            f"expected a game state or a boardgame_envs AEC env (wrapped or raw), got {type(position).__name__}"
         )
     if state.terminal:
         raise ValueError("the game is over: there is no move to choose")
