@@ -32,7 +32,7 @@ import numpy as np
 
 from boardgame_envs import gomoku_v0
 from boardgame_envs.arena import GameTask, play_task
-from boardgame_envs.arena_backends import run_tasks
+from boardgame_envs.arena.backends import run_tasks
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.solver import Solver

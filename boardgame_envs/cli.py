@@ -95,7 +95,7 @@ def play(args: argparse.Namespace) -> int:
 
 def replay_record(args: argparse.Namespace) -> int:
     """An SGF record (as ``arena --save-games`` writes): steps through it on a terminal, else prints a position."""
-    from boardgame_envs.records import load
+    from boardgame_envs.arena.records import load
     from boardgame_envs.replay import frame, header, replay_terminal
 
     record = load(args.file)

@@ -79,7 +79,7 @@ def test_ctrl_c_in_play_and_arena_is_one_line(capsys, monkeypatch):
     monkeypatch.setattr("boardgame_envs.play.play_terminal", interrupted)  # Ctrl-C at the prompt
     assert main(["play", "tictactoe", "--opponent", "random"]) == 130
     assert capsys.readouterr().err == "boardgame-envs: interrupted\n"
-    monkeypatch.setattr("boardgame_envs.arena.play_record", interrupted)
+    monkeypatch.setattr("boardgame_envs.arena.referee.play_record", interrupted)
     assert main(["arena", "tictactoe", "random", "mcts", "--games", "2"]) == 130
     captured = capsys.readouterr()
     assert "boardgame-envs: interrupted after 0 of 2 games\n" in captured.err and "Traceback" not in captured.err

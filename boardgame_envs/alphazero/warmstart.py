@@ -30,7 +30,7 @@ import numpy as np
 
 from boardgame_envs import openings as opening_sets
 from boardgame_envs.alphazero.targets import result_targets
-from boardgame_envs.arena_backends import run_tasks
+from boardgame_envs.arena.backends import run_tasks
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.policies.kernels import candidates

@@ -33,12 +33,12 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from boardgame_envs.arena_backends import BACKENDS, Workers, check_backend
+from boardgame_envs.arena.backends import BACKENDS, Workers, check_backend
+from boardgame_envs.arena.records import games_dir, save
 from boardgame_envs.ladder.elo import Ratings, fit
 from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_task, missing, play, read_log, trim_torn_line
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError
 from boardgame_envs.ladder.report import OneLineParser, write_plot, write_table
-from boardgame_envs.records import games_dir, save
 
 TARGET = 50.0  # Elo: the half-width every adjacent difference's 95% interval must reach
 

@@ -31,10 +31,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from boardgame_envs.arena import play_record
-from boardgame_envs.arena_backends import Workers
+from boardgame_envs.arena.backends import Workers
+from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.policies.registry import make_policy
-from boardgame_envs.records import GameRecord
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from boardgame_envs.arena_backends import Workers, check_backend
+from boardgame_envs.arena.backends import Workers, check_backend
+from boardgame_envs.arena.records import games_dir, save
 from boardgame_envs.ladder.elo import Z95, fit
 from boardgame_envs.ladder.games import Task, play, random_opening
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.registry import make_policy, spec_name
-from boardgame_envs.records import games_dir, save
 
 AGENT = "<agent>"
 

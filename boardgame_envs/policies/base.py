@@ -29,7 +29,7 @@ class Forfeit(Exception):
     """Raised by ``act`` when the player loses the game by its own fault.
 
     An external engine that crashes, times out, answers garbage or plays an illegal
-    move raises a subclass (:class:`~boardgame_envs.gomocup.EngineFault`); the
+    move raises a subclass (:class:`~boardgame_envs.policies.gomocup.EngineFault`); the
     arena and the single-agent view score the game as lost by that player, as a
     tournament manager would, instead of stopping.
     """

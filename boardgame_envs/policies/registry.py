@@ -256,6 +256,7 @@ def check_spec(spec: Any) -> None:
 
 def _register_builtins() -> None:
     from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
+    from boardgame_envs.policies.gomocup import GomocupEngine
     from boardgame_envs.policies.greedy import GreedyPolicy
     from boardgame_envs.policies.mcts import MCTSPolicy
     from boardgame_envs.policies.perfect import PerfectPolicy
@@ -270,8 +271,7 @@ def _register_builtins() -> None:
     register("greedy", GreedyPolicy, "one ply: take a win, block a four, else extend lines")
     register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
              "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
-    register("pbrain", "boardgame_envs.gomocup.engine:GomocupEngine.from_spec",
-             "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")  # fmt: skip
+    register("pbrain", GomocupEngine.from_spec, "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")
     register("level", "boardgame_envs.ladder.ladders:level_policy",
              "a calibrated ladder level, e.g. level:renju/5", target="LADDER/N")  # fmt: skip
     register("pretrained", "boardgame_envs.alphazero.policy:NetworkPolicy.from_pretrained",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardgame_envs import records
+from boardgame_envs.arena import records
 from boardgame_envs.ladder import LADDERS, rate
 from boardgame_envs.ladder.build import build
 from boardgame_envs.ladder.games import ladder_task, play_one, read_log, result_of

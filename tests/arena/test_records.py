@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from boardgame_envs.cli import main
-from boardgame_envs.records import GameRecord, RecordError, from_sgf, load, save, to_sgf
-from boardgame_envs.replay import frame, position, replay_terminal
+from boardgame_envs.arena.records import GameRecord, RecordError, from_sgf, load, save, to_sgf
+from boardgame_envs.ui.replay import frame, position, replay_terminal
 
 KAGETSU_WIN = GameRecord(
     board_size=15, rule="renju", black="alphabeta", white="mcts:simulations=200", moves=[112, 97, 98, 82, 84, 126, 70, 210, 56],  # black h8 i9 j10 k11 l12

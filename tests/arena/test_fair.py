@@ -10,10 +10,11 @@ import threading
 
 import pytest
 
-from boardgame_envs import gomoku_v0, records, tictactoe_v0
+from boardgame_envs import gomoku_v0, tictactoe_v0
+from boardgame_envs.arena import records
 from boardgame_envs.arena import PolicyError, match
 from boardgame_envs.openings import Opening
-from boardgame_envs.sprt import SPRT
+from boardgame_envs.arena.sprt import SPRT
 from faulty_policies import InterruptAtGame, crasher, occupier
 
 TTT_OPENINGS = ["b2", "a1", "a1 b2"]  # tic-tac-toe: the centre, the bottom-left corner, corner then centre

@@ -1,0 +1,42 @@
+"""Matches between policies: one game under the rules, matches in colour pairs over openings, where they run, SPRT, records.
+
+- :mod:`~boardgame_envs.arena.referee`: one game; each policy is handed a copy of the
+  state and its answer is checked and played on the referee's own state.
+- :mod:`~boardgame_envs.arena.matches`: :func:`match` (pairs, seeds, intervals, Elo,
+  SPRT stops) and :func:`round_robin`.
+- :mod:`~boardgame_envs.arena.backends`: where games run (this process, worker
+  processes, Ray), in task order; a worker that dies is an error, not a hang.
+- :mod:`~boardgame_envs.arena.sprt`: the sequential test.
+- :mod:`~boardgame_envs.arena.records`: game records, read and written as SGF.
+"""
+
+from boardgame_envs.arena.matches import (
+    ELO_CAP,
+    MatchResult,
+    a_points,
+    check_games_and_jobs,
+    elo_from_score,
+    match,
+    pair_points,
+    round_robin,
+    round_robin_table,
+)
+from boardgame_envs.arena.referee import COLOR_NAMES, GameTask, PolicyError, play_game, play_record, play_task
+
+__all__ = [
+    "COLOR_NAMES",
+    "ELO_CAP",
+    "GameTask",
+    "MatchResult",
+    "PolicyError",
+    "a_points",
+    "check_games_and_jobs",
+    "elo_from_score",
+    "match",
+    "pair_points",
+    "play_game",
+    "play_record",
+    "play_task",
+    "round_robin",
+    "round_robin_table",
+]

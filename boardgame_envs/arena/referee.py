@@ -1,0 +1,128 @@
+"""One game under the arena's rules: the referee asks each policy for a move and plays it on its own state.
+
+:func:`play_record` plays one game through the AEC API from an opening (or the
+empty board) and returns its :class:`~boardgame_envs.arena.records.GameRecord`;
+:func:`play_task` is the same for one game of a match, in a worker.
+
+A policy that returns an illegal move, or raises
+:class:`~boardgame_envs.policies.base.Forfeit` (an external engine's crash,
+timeout or protocol fault), loses that game (the record says so, as
+PettingZoo's illegal-move wrapper would); a policy that raises anything else stops the match
+with :class:`PolicyError`, naming the policy and the position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs import openings as opening_sets
+from boardgame_envs.arena.records import GameRecord
+from boardgame_envs.games.lines import BLACK, WHITE
+from boardgame_envs.games.mnk import IllegalMoveError
+from boardgame_envs.games.notation import point_name
+from boardgame_envs.policies.base import Forfeit
+from boardgame_envs.policies.registry import make_policy, spec_name
+
+COLOR_NAMES = {BLACK: "black", WHITE: "white"}
+
+
+class PolicyError(RuntimeError):
+    """A policy raised instead of choosing a move; the message names the policy and the position."""
+
+
+def play_record(
+    env_fn: Callable[[], Any], black: Any, white: Any, names: tuple[str, str] = ("black", "white"),
+    opening: Any = None,
+) -> GameRecord:  # fmt: skip
+    """One game through the AEC API from ``opening`` (or the empty board), as a :class:`GameRecord`.
+
+    ``opening``: anything ``reset(options={"opening": ...})`` accepts (moves, a
+    list of actions, an :class:`~boardgame_envs.openings.Opening`, a built-in name).
+
+    An illegal move ends the game, lost by the policy that chose it (a raw env,
+    which raises on illegal moves, raises :class:`IllegalMoveError`), and so does a
+    :class:`~boardgame_envs.policies.base.Forfeit` (an external engine's fault);
+    any other exception from a policy becomes a :class:`PolicyError`.
+    """
+    env = env_fn()
+    raw = env.unwrapped
+    if opening is not None:
+        opening = opening_sets.as_opening(opening, raw.game.size)
+    env.reset(options={"opening": opening} if opening is not None else None)
+    strict = env is raw  # a raw env raises on an illegal move; env()'s wrappers make it a loss
+    game, state = raw.game, raw.game_state
+    n = game.size
+    players = dict(zip(env.possible_agents, ((black, names[0]), (white, names[1]))))
+    record = GameRecord(
+        board_size=n, rule=game.rule, win_length=game.win_length, black=names[0], white=names[1],
+        moves=list(opening.moves) if opening is not None else [], winner=0,
+        opening=opening.name if opening is not None else "", opening_moves=len(opening.moves) if opening else 0,
+    )  # fmt: skip
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        policy, name = players[agent]
+        color = COLOR_NAMES[state.to_move]
+        try:
+            action = policy.act(env)
+        except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: its loss
+            record.winner, record.forfeit = WHITE if state.to_move == BLACK else BLACK, True
+            record.reason = f"{color} ({name}) forfeits: {exc}"
+            return record
+        except Exception as exc:
+            where = " ".join(point_name(a, n) for a in record.moves) or "the empty board"
+            raise PolicyError(
+                f"policy {name!r} ({color}) raised {type(exc).__name__}: {exc}; position after: {where}"
+            ) from exc
+        reason = state.illegal_reason(action)
+        if reason is not None:
+            if strict:
+                raise IllegalMoveError(f"{color} ({name}) played an illegal move: {reason}")
+            record.winner, record.forfeit = WHITE if state.to_move == BLACK else BLACK, True
+            record.reason = f"{color} ({name}) played an illegal move and loses: {reason}"
+            return record
+        record.moves.append(int(action))
+        env.step(int(action))
+    record.winner = int(state.winner)
+    if record.winner:
+        record.reason = f"{COLOR_NAMES[record.winner]} makes {game.win_length} in a row"
+    else:
+        record.reason = "draw: the board is full" if state.num_moves == game.num_actions else "draw: black has no legal move"
+    return record
+
+
+def play_game(env_fn: Callable[[], Any], first: Any, second: Any, opening: Any = None) -> tuple[int, list[int]]:
+    """One game (from ``opening``, else the empty board); returns (winner seat: 1 first, 2 second, 0 draw; moves)."""
+    record = play_record(env_fn, first, second, (spec_name(first), spec_name(second)), opening)
+    return record.winner, record.moves
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything a worker needs to play game ``index`` of a match."""
+
+    index: int
+    env_fn: Callable[[], Any]
+    spec_a: Any
+    spec_b: Any
+    names: tuple[str, str]
+    seed: int
+    a_black: bool
+    opening: opening_sets.Opening | None
+
+
+def play_task(task: GameTask) -> GameRecord:
+    """Play one match game (in a worker): both policies built from seeds drawn from the game's seed."""
+    rng = np.random.default_rng(task.seed)
+    seed_a, seed_b = (int(s) for s in rng.integers(2**31, size=2))
+    a, b = make_policy(task.spec_a, seed=seed_a), make_policy(task.spec_b, seed=seed_b)
+    name_a, name_b = task.names
+    if task.a_black:
+        return play_record(task.env_fn, a, b, (name_a, name_b), task.opening)
+    return play_record(task.env_fn, b, a, (name_b, name_a), task.opening)
