@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
-from numba import njit
 from pettingzoo import AECEnv
 
-from boardgame_envs.envs.render import render_ansi
+from boardgame_envs.envs.text import render_ansi
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
 from boardgame_envs.games.notation import point_name
@@ -57,7 +57,7 @@ def check_reset_arguments(seed: Any, options: Any) -> None:
             raise ValueError(f"unknown reset option(s) {', '.join(unknown)}; accepted: {known}")
 
 
-@njit(cache=True)
+@cached_kernel()
 def _fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_forbidden, live, planes, mask):
     """Write ``me``'s planes into ``planes`` (n, n, C) and the action mask into ``mask``.
 
@@ -86,7 +86,7 @@ def _fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_fo
         planes[last_move // n, last_move % n, PLANE_LAST_MOVE] = 1
 
 
-@njit(cache=True)
+@cached_kernel()
 def _mark_forbidden(forbidden, planes, mask, black_to_move):
     """Set the forbidden plane of ``planes`` (n, n, C) and, with black to move, clear those points of ``mask``."""
     n = planes.shape[0]
@@ -98,7 +98,7 @@ def _mark_forbidden(forbidden, planes, mask, black_to_move):
                 mask[a] = 0
 
 
-@njit(cache=True)
+@cached_kernel()
 def _fill_observations(boards, n, to_move, last_moves, forbidden, renju, planes):
     """:func:`_fill_observation` for a batch of positions, each seen by its player to move."""
     mask = np.zeros(n * n, dtype=np.int8)

@@ -10,7 +10,8 @@ passes through it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from boardgame_envs.games.kernel_cache import cached_kernel
 
 EMPTY = 0
 BLACK = 1
@@ -18,7 +19,7 @@ WHITE = 2
 
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def opponent(color: int) -> int:
     """The other colour: :data:`BLACK` <-> :data:`WHITE` (numba kernels and Python alike)."""
     return BLACK + WHITE - color
@@ -29,7 +30,7 @@ def opponent(color: int) -> int:
 DIRECTIONS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def run_length(board: np.ndarray, n: int, r: int, c: int, dr: int, dc: int, color: int) -> int:
     """Length of the unbroken run of ``color`` through point ``(r, c)`` along ``(dr, dc)``.
 
@@ -52,7 +53,7 @@ def run_length(board: np.ndarray, n: int, r: int, c: int, dr: int, dc: int, colo
     return count
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def makes_win(board: np.ndarray, n: int, idx: int, color: int, k: int, exact: bool) -> bool:
     """True if ``color`` at ``idx`` completes a winning line.
 
@@ -74,7 +75,7 @@ def win_code(n: int, k: int, exact: bool) -> int:
     return n | (k << 8) | (int(exact) << 16)
 
 
-@njit(cache=True)
+@cached_kernel()
 def wins_at(board: np.ndarray, idx: int, color_code: int) -> bool:
     """:func:`makes_win` for callers in Python, with ``color << 17 | win_code(n, k, exact)`` as one argument.
 

@@ -24,8 +24,8 @@ every call.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, WHITE
 
 KIND_NONE, KIND_OVERLINE, KIND_DOUBLE_FOUR, KIND_DOUBLE_THREE = 0, 1, 2, 3
@@ -40,12 +40,12 @@ NO_POINT = -1
 STRAIGHT_FOUR = -1  # _fours_in_line's answer for one four with two five-points
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def _black_at(board, n, r, c):
     return 0 <= r < n and 0 <= c < n and board[r * n + c] == BLACK
 
 
-@njit(cache=True)
+@cached_kernel()
 def _five_points(board, n, idx, dr, dc):
     """Run length through black ``idx`` along (dr, dc) and the points that make it exactly five.
 
@@ -81,7 +81,7 @@ def _five_points(board, n, idx, dr, dc):
     return run, left, right
 
 
-@njit(cache=True)
+@cached_kernel()
 def _fours_in_line(board, n, idx, dr, dc):
     """Fours through black ``idx`` in one line: 0, 1 or 2, and -1 for a straight four.
 
@@ -109,7 +109,7 @@ FOURS_SHIFT, POINTS_SHIFT, OFFSET_BITS = 2, 4, 4
 OFFSET_MASK = (1 << OFFSET_BITS) - 1
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def line_key(board, n, r0, c0, dr, dc):
     """Base-3 index of the ten points within ``REACH`` of ``(r0, c0)`` along ``(dr, dc)``, far end first."""
     key = 0
@@ -122,7 +122,7 @@ def line_key(board, n, r0, c0, dr, dc):
     return key
 
 
-@njit(cache=True)
+@cached_kernel()
 def _build_line_table():
     """For every ``line_key``: five, overline, how many fours, and the straight-four points.
 
@@ -181,7 +181,7 @@ LINE_TABLE = _build_line_table()
 
 # An explicit signature: numba's on-disk cache of a recursive function whose
 # type is inferred leaves an unresolved symbol for callers compiled later.
-@njit("int64(int8[::1], int64, int64, int64[::1])", cache=True)
+@cached_kernel("int64(int8[::1], int64, int64, int64[::1])")
 def judge(board, n, idx, trace):
     """Kind of move black makes at empty ``idx``: ``KIND_FIVE``, ``KIND_NONE`` or a forbidden kind.
 
@@ -251,14 +251,14 @@ def judge(board, n, idx, trace):
     return KIND_DOUBLE_THREE if threes >= 2 else KIND_NONE
 
 
-@njit(cache=True)
+@cached_kernel()
 def forbidden_kind_flat(board, n, idx):
     """Kind of forbidden move black makes at empty ``idx`` (``KIND_NONE`` if allowed)."""
     kind = judge(board, n, idx, np.zeros(1, dtype=np.int64))
     return KIND_NONE if kind == KIND_FIVE else kind
 
 
-@njit(cache=True)
+@cached_kernel()
 def _candidates(board, n, out):
     """Mark in ``out`` the empty points with enough black stones near them to be forbidden.
 
@@ -306,7 +306,7 @@ def _candidates(board, n, out):
     return count
 
 
-@njit(cache=True)
+@cached_kernel()
 def forbidden_mask_flat(board, n, out):
     """Fill bool ``out`` (n*n) with black's forbidden points; return how many there are."""
     _candidates(board, n, out)

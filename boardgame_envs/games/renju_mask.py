@@ -31,10 +31,8 @@ the line values ``info[VALUES + 4 * p + d]``, and the links as pairs
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from boardgame_envs.games import lines, renju
-from boardgame_envs.games.kernel_cache import drop_stale_cache
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
 from boardgame_envs.games.renju import (
     FOURS_SHIFT,
@@ -48,18 +46,6 @@ from boardgame_envs.games.renju import (
     line_key,
 )
 
-
-@njit(cache=True)
-def _cache_anchor():
-    """Names this module's numba cache for :func:`drop_stale_cache`."""
-    return 0
-
-
-# The kernels below compile in the rules of lines.py and renju.py (and the
-# line table), and they compile on import: forget their cached machine code
-# whenever those files change, before they load.
-drop_stale_cache(_cache_anchor, depends_on=(lines, renju))
-
 COUNT, LINKS, OVERFLOW, VALUES = 0, 1, 2, 3
 TRACE = 64  # judged points listed per decision; more and the point is decided after every move
 LINKS_PER_POINT = 8  # room for links, per point of the board
@@ -71,12 +57,12 @@ def new_info(n: int) -> np.ndarray:
     return np.zeros(VALUES + 4 * n * n + 2 * LINKS_PER_POINT * n * n, dtype=np.int32)
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def _first_link(n):
     return VALUES + 4 * n * n
 
 
-@njit(cache=True)
+@cached_kernel()
 def _add_links(p, n, info, trace):
     """Store the points ``trace`` lists as links of ``p``."""
     count = trace[0]
@@ -110,7 +96,7 @@ def _add_links(p, n, info, trace):
     info[LINKS] = links
 
 
-@njit(cache=True)
+@cached_kernel()
 def _decide(board, n, p, info, trace):
     """Whether black may not play empty ``p``, from its four line values (judging only a possible double-three)."""
     base = VALUES + 4 * p
@@ -139,7 +125,7 @@ def _decide(board, n, p, info, trace):
 
 # Explicit signatures: these compile on import (with the renju kernel, under
 # its compile notice), not silently in the middle of a first game.
-@njit("int64(int8[::1], int64, boolean[::1], int32[::1])", cache=True)
+@cached_kernel("int64(int8[::1], int64, boolean[::1], int32[::1])")
 def rebuild(board, n, forbidden, info):
     """Fill ``forbidden`` and ``info`` for ``board`` from scratch; return the number forbidden."""
     info[LINKS] = 0
@@ -161,7 +147,7 @@ def rebuild(board, n, forbidden, info):
     return total
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def _within_reach(a, b, n):
     """Whether points ``a`` and ``b`` share a line and lie at most ``REACH`` apart on it."""
     ra = a // n
@@ -171,7 +157,7 @@ def _within_reach(a, b, n):
     return (dr == 0 or dc == 0 or dr == dc) and max(dr, dc) <= REACH
 
 
-@njit("int64(int8[::1], int64, int64, boolean[::1], int32[::1])", cache=True)
+@cached_kernel("int64(int8[::1], int64, int64, boolean[::1], int32[::1])")
 def update(board, n, move, forbidden, info):
     """Bring ``forbidden`` and ``info`` up to date after a stone (either colour) was put on ``move``.
 

@@ -20,10 +20,11 @@ first imported and caches them on disk, the recursive one included.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from boardgame_envs.games.kernel_cache import cached_kernel
 
 
-@njit("int64(int64, int64)", cache=True)
+@cached_kernel("int64(int64, int64)")
 def order_weight(own, other):
     # Prefer cells that extend our open windows (steeply by count) and block the opponent's.
     if other == 0:
@@ -33,11 +34,8 @@ def order_weight(own, other):
     return 0
 
 
-@njit(
-    "int64(int64, int64, int64, int64, int8[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64, "
-    "int64[:, ::1], int64[::1], int64[::1], int8[::1], int8[::1], int8[::1], int64[::1])",
-    cache=True,
-)
+@cached_kernel("int64(int64, int64, int64, int64, int8[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64, "
+    "int64[:, ::1], int64[::1], int64[::1], int8[::1], int8[::1], int8[::1], int64[::1])")
 def negamax(side, alpha, beta, stones, board, count, win, cwin, k, zob, key, tt_key, tt_lo, tt_hi, tt_move, nodes):
     """Value of the position for ``side`` (0 first player, 1 second) to move, fail-soft in (alpha, beta).
 

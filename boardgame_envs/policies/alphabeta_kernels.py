@@ -17,8 +17,8 @@ machine code it caches, and only a change to this file invalidates that cache.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import DIRECTIONS, EMPTY, opponent
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, wins
 
@@ -34,7 +34,7 @@ BOARD = "int8[::1], int64[::1], int64"
 TABLE = "int64[:, ::1]"
 
 
-@njit(f"int64({BOARD})", cache=True)
+@cached_kernel(f"int64({BOARD})")
 def evaluate(board, rules, color):
     """Static score for ``color`` to move: its open k-windows minus the opponent's."""
     n = rules[R_N]
@@ -64,7 +64,7 @@ def evaluate(board, rules, color):
     return score
 
 
-@njit(f"UniTuple(int64, 2)({BOARD}, int64, int64[::1])", cache=True)
+@cached_kernel(f"UniTuple(int64, 2)({BOARD}, int64, int64[::1])")
 def ordered_moves(board, rules, color, width, out):
     """Ordered moves for ``color``: a win alone, else forced blocks, else the best ``width``.
 
@@ -104,7 +104,7 @@ def ordered_moves(board, rules, color, width, out):
     return take, 0
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def _to_table(v, ply):
     """A score as the table keeps it: a win or loss counted in plies from this node, not from the root.
 
@@ -118,7 +118,7 @@ def _to_table(v, ply):
     return v
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def _from_table(v, ply):
     """The inverse of :func:`_to_table` at ``ply``."""
     if v > MATE:
@@ -128,7 +128,7 @@ def _from_table(v, ply):
     return v
 
 
-@njit(f"int64({BOARD}, int64, int64, int64, int64, int64, {TABLE}, {TABLE}, int64, int64[::1], {TABLE})", cache=True)
+@cached_kernel(f"int64({BOARD}, int64, int64, int64, int64, int64, {TABLE}, {TABLE}, int64, int64[::1], {TABLE})")
 def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, budget, stack):
     """Score for ``color`` to move; ``budget[0]`` counts nodes and aborts the search at 0.
 
@@ -188,7 +188,7 @@ def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, b
     return best
 
 
-@njit(f"int64[::1]({BOARD}, int64, int64, {TABLE}, {TABLE}, int64, int64[::1])", cache=True)
+@cached_kernel(f"int64[::1]({BOARD}, int64, int64, {TABLE}, {TABLE}, int64, int64[::1])")
 def root_scores(board, rules, color, depth, key, zob, tt, width, budget):
     """Score of every root move, ``-INF`` for moves not searched.
 
@@ -225,7 +225,7 @@ def root_scores(board, rules, color, depth, key, zob, tt, width, budget):
     return scores
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def _near_line(n, a, b, reach):
     """Whether ``b`` lies on one of the four lines through ``a``, at most ``reach`` points away."""
     dr = abs(b // n - a // n)
@@ -233,7 +233,7 @@ def _near_line(n, a, b, reach):
     return max(dr, dc) <= reach and (dr == 0 or dc == 0 or dr == dc)
 
 
-@njit(f"int64({BOARD}, int64, int64[::1])", cache=True)
+@cached_kernel(f"int64({BOARD}, int64, int64[::1])")
 def vcf(board, rules, color, max_fours, budget):
     """First move of a win by continuous fours for ``color``, or -1.
 

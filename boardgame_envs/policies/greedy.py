@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, rules_of, wins
 
@@ -26,7 +26,7 @@ BLOCK_SCORE = 1 << 39
 RADIUS = 2
 
 
-@njit(cache=True)
+@cached_kernel()
 def greedy_scores(board, rules, color):
     """Scores ``(n*n,)`` of ``color``'s moves: win, else block, else line potential; -1 where not considered."""
     n = rules[R_N]

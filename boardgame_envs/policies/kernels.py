@@ -8,8 +8,8 @@ one ``rules`` array so every kernel takes the same arguments:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win, opponent
 from boardgame_envs.games.mnk import GameState
 from boardgame_envs.games.renju import KIND_NONE, forbidden_kind_flat
@@ -25,13 +25,13 @@ def rules_of(state: GameState) -> np.ndarray:
     )
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def exact_win(rules, color):
     """Whether ``color`` needs exactly ``k`` in a row (an overline does not win)."""
     return (rules[R_EXACT_BLACK] if color == BLACK else rules[R_EXACT_WHITE]) != 0
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def wins(board, rules, idx, color):
     """Whether ``color`` playing empty ``idx`` completes a winning line (board unchanged)."""
     board[idx] = color
@@ -40,7 +40,7 @@ def wins(board, rules, idx, color):
     return result
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def allowed(board, rules, idx, color):
     """Whether ``color`` may play empty ``idx``: only black under renju is ever refused."""
     if color != BLACK or rules[R_RENJU] == 0:
@@ -48,7 +48,7 @@ def allowed(board, rules, idx, color):
     return forbidden_kind_flat(board, rules[R_N], idx) == KIND_NONE
 
 
-@njit(cache=True)
+@cached_kernel()
 def random_rollout(board, rules, color, empties, stones):
     """Uniformly random legal moves to the end; returns the winner (0 for a draw).
 
@@ -88,7 +88,7 @@ def random_rollout(board, rules, color, empties, stones):
     return 0
 
 
-@njit(cache=True)
+@cached_kernel()
 def candidates(board, n, radius, out):
     """Empty points within ``radius`` (Chebyshev) of a stone; the centre on an empty board.
 
@@ -122,7 +122,7 @@ def candidates(board, n, radius, out):
     return count
 
 
-@njit(cache=True)
+@cached_kernel()
 def line_potential(board, n, k, idx, color):
     """How much ``color`` gains by playing ``idx``: sum over k-windows through it with no enemy stone.
 

@@ -19,9 +19,9 @@ import time
 from typing import Any, Callable
 
 import numpy as np
-from numba import njit
 
 from boardgame_envs.games.compile_notice import compile_notice
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import opponent
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
@@ -33,7 +33,7 @@ DEFAULT_RADIUS = 2  # tree children: empty points within 2 of a stone (all point
 EVALUATOR_CAP = 2_000  # PUCT simulations under a time limit alone (its tree is sized for this many)
 
 
-@njit(cache=True)
+@cached_kernel()
 def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, stones):
     """Create the children of ``node`` (``color`` to move); returns ``(new tree size, children made)``.
 
@@ -100,7 +100,7 @@ def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, st
     return size, m
 
 
-@njit(cache=True)
+@cached_kernel()
 def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, size, seed):
     """Run ``sims`` simulations on the tree in ``tree_i``/``tree_f``; returns the new tree size."""
     np.random.seed(seed)

@@ -24,12 +24,11 @@ the player who moved into it, so a parent picks the child with the best
 from __future__ import annotations
 
 import time
-
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, makes_win, opponent
 from boardgame_envs.games.mnk import GameState
 from boardgame_envs.games.renju import forbidden_mask_flat
@@ -45,7 +44,7 @@ VISITS, VALUE_SUM, PRIOR = range(3)
 OPEN, WON, DRAWN = 0, 1, 2
 
 
-@njit(cache=True)
+@cached_kernel()
 def _select(rules, c_puct, roots, root_color, root_last, tree_i, tree_f,
             leaf_node, leaf_board, leaf_color, leaf_last, leaf_legal, leaf_forbidden, pending):  # fmt: skip
     """Walk every tree from its root to a leaf; finish terminal leaves at once.
@@ -108,7 +107,7 @@ def _select(rules, c_puct, roots, root_color, root_last, tree_i, tree_f,
             _backup(tree_i[b], tree_f[b], node, -1.0 if outcome == WON else 0.0)
 
 
-@njit(cache=True)
+@cached_kernel()
 def _backup(nodes_i, nodes_f, node, value):
     """Add ``value`` (for the player to move at ``node``) up the path to the root."""
     while node >= 0:
@@ -118,7 +117,7 @@ def _backup(nodes_i, nodes_f, node, value):
         node = nodes_i[node, PARENT]
 
 
-@njit(cache=True)
+@cached_kernel()
 def _expand(rules, tree_i, tree_f, sizes, leaf_node, leaf_board, leaf_color, leaf_legal, pending, priors, values):
     """Give each pending leaf its children (priors renormalised over legal moves) and back its value up."""
     n = rules[R_N]

@@ -29,8 +29,8 @@ import math
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import EMPTY, makes_win, opponent
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, exact_win, random_rollout, rules_of
@@ -39,7 +39,7 @@ UCB1_C = math.sqrt(2.0)
 NOT_OVER = -1  # ``outcome`` of a node whose position is not a finished game (else the winner, 0 for a draw)
 
 
-@njit(cache=True)
+@cached_kernel()
 def _expand(node, board, rules, color, size, parent, move, first, count, outcome):
     """Give ``node`` one child per legal move of ``color``, in random order; returns the new tree size.
 
@@ -65,7 +65,7 @@ def _expand(node, board, rules, color, size, parent, move, first, count, outcome
     return size
 
 
-@njit(cache=True)
+@cached_kernel()
 def _playouts(root_board, rules, root_color, playouts, c, parent, move, first, count, outcome, visits, reward, seed):
     """Run ``playouts`` UCT playouts from the root (node 0); returns the tree's size."""
     np.random.seed(seed)

@@ -20,10 +20,10 @@ dispatchers of one Python function would share one on-disk cache entry.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from boardgame_envs.games import lines, renju, renju_mask
-from boardgame_envs.games.kernel_cache import drop_stale_cache
+from boardgame_envs.games import renju_mask
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, makes_win, opponent
 
 # Layout of the int64 ``cfg`` array every stepping kernel takes (one argument
@@ -42,7 +42,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def uniform_below(rng, b, m):
     """A draw from ``0..m-1`` by game ``b``'s splitmix64 stream (bias below m / 2**32)."""
     z = rng[b] + _GOLDEN
@@ -58,7 +58,7 @@ def uniform_below(rng, b, m):
 # reference counting, more than tic-tac-toe's planes themselves). They write
 # row ``b`` of ``out`` (``(B, n*n*C)``, HWC flattened), every byte of it, as
 # colour ``viewer`` sees the position; rows are indexed, never sliced, for the same reason.
-@njit(cache=True)
+@cached_kernel()
 def _planes2(boards, b, nn, viewer, out):
     opp = opponent(viewer)
     for i in range(nn):
@@ -67,7 +67,7 @@ def _planes2(boards, b, nn, viewer, out):
         out[b, 2 * i + PLANE_OPPONENT] = v == opp
 
 
-@njit(cache=True)
+@cached_kernel()
 def _planes4(boards, b, nn, viewer, to_move, last, words, out):
     # A point's four planes are one 32-bit store (``words`` is ``out`` as int32) of a
     # word chosen by the point's value; little-endian: plane 0 in the low byte.
@@ -82,7 +82,7 @@ def _planes4(boards, b, nn, viewer, to_move, last, words, out):
         out[b, 4 * last + PLANE_LAST_MOVE] = 1
 
 
-@njit(cache=True)
+@cached_kernel()
 def _planes5(boards, b, nn, viewer, to_move, last, forbidden, out):
     opp = opponent(viewer)
     btm = to_move == BLACK
@@ -98,7 +98,7 @@ def _planes5(boards, b, nn, viewer, to_move, last, forbidden, out):
         out[b, 5 * last + PLANE_LAST_MOVE] = 1
 
 
-@njit(cache=True)
+@cached_kernel()
 def write_planes(boards, b, viewer, to_move, last_move, forbidden, out, words):
     """Game ``b``'s planes as colour ``viewer`` sees them, into row ``b`` of ``out``.
 
@@ -116,7 +116,7 @@ def write_planes(boards, b, viewer, to_move, last_move, forbidden, out, words):
         _planes5(boards, b, nn, viewer, to_move[b], last_move[b], forbidden, out)
 
 
-@njit(cache=True)
+@cached_kernel()
 def write_rows(lo, hi, boards, viewers, to_move, last_move, forbidden, out, words):
     """:func:`write_planes` for games ``lo..hi-1``, each seen by ``viewers[b]``; the plane count is decided once."""
     nn = boards.shape[1]
@@ -137,7 +137,7 @@ def words_of(planes: np.ndarray, channels: int) -> np.ndarray:
     return planes.view(np.int32) if channels == 4 else planes
 
 
-@njit(cache=True)
+@cached_kernel()
 def _new_game(b, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
               over):  # fmt: skip
     nn = boards.shape[1]
@@ -154,7 +154,7 @@ def _new_game(b, boards, to_move, num_moves, last_move, forbidden, renju_info, r
     over[b] = False
 
 
-@njit(cache=True)
+@cached_kernel()
 def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, legal, num_legal):
     """Game ``b``'s mover plays legal ``a``; return the winner's colour, 0 if the game goes on, -1 if drawn."""
     n = cfg[CFG_N]
@@ -194,7 +194,7 @@ def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, renju_inf
     return result
 
 
-@njit(cache=True)
+@cached_kernel()
 def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal,
                 num_legal, over, actions, where, illegal, obs, obs_words, final_obs, final_words, rewards,
                 terminated):  # fmt: skip
@@ -231,7 +231,7 @@ def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, r
         write_rows(lo, hi, boards, to_move, to_move, last_move, forbidden, obs, obs_words)
 
 
-@njit(cache=True)
+@cached_kernel()
 def _check_actions(legal, over, actions, where, illegal):
     """Flag in ``illegal`` the games whose action is not legal for their mover; return how many."""
     bad = 0
@@ -246,7 +246,7 @@ def _check_actions(legal, over, actions, where, illegal):
     return bad
 
 
-@njit(cache=True)
+@cached_kernel()
 def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
                 over, actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards,
                 terminated):  # fmt: skip
@@ -264,7 +264,7 @@ def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, renju_inf
     return bad
 
 
-@njit(cache=True, parallel=True)
+@cached_kernel(parallel=True)
 def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
                   over, actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards,
                   terminated):  # fmt: skip
@@ -281,7 +281,7 @@ def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, renju_i
     return bad
 
 
-@njit(cache=True)
+@cached_kernel()
 def reset_games(boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal, over,
                 where):  # fmt: skip
     """Put every game flagged in ``where`` back to the empty board, black to move."""
@@ -291,13 +291,13 @@ def reset_games(boards, to_move, num_moves, last_move, forbidden, renju_info, re
                       over)  # fmt: skip
 
 
-@njit(cache=True)
+@cached_kernel()
 def observe(boards, viewers, to_move, last_move, forbidden, out, words):
     """Planes ``out[b]`` of every game as ``viewers[b]`` (a colour) sees it; ``words`` is :func:`words_of` ``out``."""
     write_rows(0, boards.shape[0], boards, viewers, to_move, last_move, forbidden, out, words)
 
 
-@njit(cache=True, inline="always")
+@cached_kernel(inline="always")
 def sample_one(b, legal, num_legal, rng, out):
     """A uniformly random legal point for game ``b``'s mover into ``out[b]`` (-1 if it has none)."""
     m = num_legal[b]
@@ -315,20 +315,15 @@ def sample_one(b, legal, num_legal, rng, out):
             return
 
 
-@njit(cache=True)
+@cached_kernel()
 def sample_serial(legal, num_legal, rng, out):
     """A uniformly random legal point for each game's mover (-1 where there is none)."""
     for b in range(legal.shape[0]):
         sample_one(b, legal, num_legal, rng, out)
 
 
-@njit(cache=True, parallel=True)
+@cached_kernel(parallel=True)
 def sample_parallel(legal, num_legal, rng, out):
     """:func:`sample_serial` with the games shared among numba's threads."""
     for b in prange(legal.shape[0]):
         sample_one(b, legal, num_legal, rng, out)
-
-
-# The kernels above compile in the rules of games/lines.py, renju.py and renju_mask.py:
-# forget their cached machine code whenever those files change.
-drop_stale_cache(step_serial, depends_on=(lines, renju, renju_mask))

@@ -26,12 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from numba import njit
-
-from boardgame_envs.games import lines, renju
-from boardgame_envs.games.kernel_cache import drop_stale_cache
+from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, opponent
-from boardgame_envs.policies import greedy, kernels
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.greedy import GreedyPolicy, greedy_scores
 from boardgame_envs.vector import kernels as K
@@ -68,7 +64,7 @@ class RandomOpponent(_Seeded):
         return out
 
 
-@njit(cache=True)
+@cached_kernel()
 def _greedy_batch(boards, to_move, legal, num_legal, where, rules, epsilon, rng, out):
     """:class:`~boardgame_envs.policies.greedy.GreedyPolicy`'s move in each game flagged in ``where``.
 
@@ -211,8 +207,3 @@ def make_opponent(spec: Any, encode: Callable[[np.ndarray], np.ndarray], seed: i
         f"opponent must be a policy spec ('random', 'greedy:epsilon=0.1', 'mcts:simulations=200', ...), a policy with "
         f"act(env) or a callable (observations, action_masks) -> actions; got {spec!r}"
     )
-
-
-# _greedy_batch compiles in the rules and the greedy player's scoring: forget
-# its cached machine code whenever their files change.
-drop_stale_cache(_greedy_batch, depends_on=(lines, renju, K, kernels, greedy))

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numba
+
+import boardgame_envs
 
 from boardgame_envs.games.kernel_cache import cache_dir, drop_stale_cache
 
@@ -56,3 +60,46 @@ def test_cache_dir_is_where_numba_writes(tmp_path):
     module.rule(1)
     assert list(cache_dir(module.rule).glob("probe_module.*.nbi"))
     assert drop_stale_cache(module.rule, [module]) is True and not list(cache_dir(module.rule).glob("probe_module.*.nbi"))
+
+
+RULES_V1 = "from probe_pkg.kernel_cache_stub import cached_kernel\nBONUS = 1\n\n@cached_kernel()\ndef rule(x):\n    return x + 1\n"
+KERNELS = textwrap.dedent(
+    """
+    from probe_pkg.kernel_cache_stub import cached_kernel
+    from probe_pkg.rules import BONUS, rule
+
+    @cached_kernel()
+    def kernel(x):
+        return rule(x) * 10 + BONUS
+    """
+)
+
+
+def test_cached_kernel_never_runs_a_stale_rule(tmp_path):
+    """Every kernel declared with cached_kernel is guarded: editing a compiled-in function or constant
+    of another module recompiles it, with no call to the guard in the kernel's module."""
+    package = tmp_path / "probe_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    # The decorator, reached through a module of the probe's own package (it follows that package's imports).
+    (package / "kernel_cache_stub.py").write_text("from boardgame_envs.games.kernel_cache import cached_kernel\n")
+    (package / "rules.py").write_text(RULES_V1)
+    (package / "kernels.py").write_text(KERNELS)
+    call = "from probe_pkg import kernels\nprint(kernels.kernel(1), sum(kernels.kernel.stats.cache_hits.values()))"
+    assert run(tmp_path, call) == "21 0"  # compiled, and cached
+    assert run(tmp_path, call) == "21 1"  # loaded from the cache
+    (package / "rules.py").write_text(RULES_V1.replace("x + 1", "x + 5"))  # a changed rule
+    assert run(tmp_path, call) == "61 0"  # without the guard numba would load the old code and print 21
+    (package / "rules.py").write_text(RULES_V1.replace("BONUS = 1", "BONUS = 7"))  # a changed constant
+    assert run(tmp_path, call) == "27 0"
+    assert run(tmp_path, call) == "27 1"
+
+
+def test_every_cached_kernel_of_the_package_goes_through_the_guard():
+    """No module compiles a cached kernel with numba.njit(cache=True) directly: each uses cached_kernel."""
+    root = Path(boardgame_envs.__file__).parent
+    offenders = [
+        str(path.relative_to(root)) for path in root.rglob("*.py")
+        if re.search(r"(njit|jit)\([^)]*cache\s*=\s*True", path.read_text()) and path.name != "kernel_cache.py"
+    ]  # fmt: skip
+    assert offenders == []
