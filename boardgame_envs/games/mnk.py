@@ -19,13 +19,15 @@ play, because :meth:`GameState.play` validates before it mutates.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, win_code, wins_at
-from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.notation import parse_point, point_name
+from boardgame_envs.games.protocol import IllegalMoveError
 
 # The renju kernel has an explicit signature, so it compiles (once, then loads from numba's cache) on import.
 with compile_notice("the renju rules kernel", 9):
@@ -35,21 +37,33 @@ RULES = ("freestyle", "standard", "renju")
 MIN_SIZE, MAX_SIZE = 3, 19
 NO_MOVE = -1
 
-
-class IllegalMoveError(ValueError):
-    """An action that the rules do not allow in the current position."""
+# The observation planes of the family, in this order; a game shows the first ``num_planes`` of them.
+PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN = range(5)
+MARKS = {"stones": ("black", "white"), "crosses": ("X", "O")}
 
 
 @dataclass(frozen=True)
 class MNKGame:
-    """Rules of one m,n,k game: board ``size``, ``win_length`` (k) and ``rule``.
+    """Rules of one m,n,k game: board ``size``, ``win_length`` (k) and ``rule``; a ``Game`` of the protocol.
 
-    Derived once from those: ``num_actions`` (``size * size``) and ``is_renju``.
+    Tic-tac-toe is the one variant with its own conventions, settled here and
+    nowhere else: ``MNKGame(3, 3)`` is named ``"tictactoe"``, shows two planes
+    (PettingZoo's ``tictactoe_v3`` layout) and calls its players X and O. Every
+    other variant is ``"gomoku"`` with four planes (five under renju) and black
+    and white stones. ``name``, ``planes`` and ``marks`` override those
+    defaults (the catalog names 15x15 renju ``"renju"``); they take no part in
+    equality, so two games with the same rules are the same game.
+    Derived once: ``num_actions`` (``size * size``), ``shape``, ``num_planes`` and ``is_renju``.
     """
 
     size: int = 15
     win_length: int = 5
     rule: str = "freestyle"
+    name: str | None = field(default=None, compare=False)
+    planes: int | None = field(default=None, compare=False)
+    marks: str | None = field(default=None, compare=False)
+
+    family = "mnk"  # kernels_of(game, "mnk"): the m,n,k numba kernels apply
 
     def __post_init__(self) -> None:
         if self.rule not in RULES:
@@ -65,8 +79,19 @@ class MNKGame:
                 f"rule 'renju' is defined for five in a row on boards of 5x5 or more; "
                 f"got win_length={self.win_length}, size={self.size}"
             )
+        tictactoe = (self.size, self.win_length, self.rule) == (3, 3, "freestyle")
+        marks = ("crosses" if tictactoe else "stones") if self.marks is None else self.marks
+        if marks not in MARKS:
+            raise ValueError(f"unknown marks {self.marks!r}; expected one of {', '.join(MARKS)}")
+        planes = (2 if tictactoe else 5 if self.rule == "renju" else 4) if self.planes is None else self.planes
+        if planes not in (2, 4, 5) or (planes == 5) != (self.rule == "renju"):
+            raise ValueError(f"planes must be 2, 4 or 5 (5 only and always under renju), got {self.planes!r}")
+        object.__setattr__(self, "name", ("tictactoe" if tictactoe else "gomoku") if self.name is None else self.name)
+        object.__setattr__(self, "marks", marks)
         # Read on every move: plain attributes, worked out once (the dataclass is frozen).
         object.__setattr__(self, "num_actions", int(self.size) * int(self.size))
+        object.__setattr__(self, "shape", (int(self.size), int(self.size)))
+        object.__setattr__(self, "num_planes", planes)
         object.__setattr__(self, "is_renju", self.rule == "renju")
         # _exact_by_color[c]: whether colour c needs exactly k; index 0 unused.
         exact = tuple(self.rule == "standard" or (self.rule == "renju" and c == BLACK) for c in (EMPTY, BLACK, WHITE))
@@ -79,15 +104,37 @@ class MNKGame:
         """Whether ``color`` needs exactly ``k`` (an overline does not win)."""
         return self._exact_by_color[color]
 
-    def color_name(self, color: int) -> str:
-        """A colour as players call it: X and O on tic-tac-toe (3x3, three in a row), black and white otherwise."""
-        if (self.size, self.win_length) == (3, 3):
-            return "X" if color == BLACK else "O"
-        return "black" if color == BLACK else "white"
+    def player_name(self, color: int) -> str:
+        """A colour as players call it: black and white, or X and O (``marks="crosses"``)."""
+        return MARKS[self.marks][0 if color == BLACK else 1]
+
+    color_name = player_name  # the family's own word for it
 
     def new_state(self) -> GameState:
         """The empty board, black (the first player) to move."""
         return GameState(self)
+
+    def action_name(self, action: int) -> str:
+        """``action`` in renju notation (``"h8"``)."""
+        return point_name(int(action), self.size)
+
+    def parse_action(self, text: str) -> int:
+        """``"h8"`` (renju notation) or ``"row,col"`` as an action."""
+        return parse_point(text, self.size)
+
+    def symmetries(self) -> Sequence[np.ndarray]:
+        """The 8 symmetries of the square as action permutations (those of :mod:`boardgame_envs.symmetry`)."""
+        n = self.size
+        cells = np.arange(n * n).reshape(n, n)
+        perms = []
+        for s in range(8):
+            image = np.rot90(cells, s % 4)
+            if s >= 4:
+                image = np.fliplr(image)
+            perm = np.empty(n * n, dtype=np.int64)
+            perm[image.reshape(-1)] = np.arange(n * n)  # the cell shown at position p came from image[p]
+            perms.append(perm)
+        return perms
 
 
 class GameState:
@@ -191,7 +238,7 @@ class GameState:
         if self.terminal:
             return f"{name} cannot be played: the game is over"
         if self.board[action] != EMPTY:
-            return f"{name} is occupied (by {self.game.color_name(int(self.board[action]))})"
+            return f"{name} is occupied (by {self.game.player_name(int(self.board[action]))})"
         if self.to_move == BLACK and self.game.is_renju and self.forbidden()[action]:
             return f"{name} is forbidden for black: {self.forbidden_kind(int(action))}"
         return None
@@ -232,6 +279,21 @@ class GameState:
         elif color == WHITE and game.is_renju:
             if self.forbidden_count() == game.num_actions - moves:
                 self.terminal = True
+
+    def planes(self, viewer: int) -> np.ndarray:
+        """The observation planes ``(n, n, num_planes)`` int8 as ``viewer`` sees them (the env's layout)."""
+        n = self.game.size
+        board = self.board.reshape(n, n)
+        out = np.zeros((n, n, self.game.num_planes), dtype=np.int8)
+        out[:, :, PLANE_OWN] = board == viewer
+        out[:, :, PLANE_OPPONENT] = board == BLACK + WHITE - viewer
+        if self.game.num_planes > PLANE_LAST_MOVE:
+            if self.last_move >= 0:
+                out[self.last_move // n, self.last_move % n, PLANE_LAST_MOVE] = 1
+            out[:, :, PLANE_BLACK_TO_MOVE] = self.to_move == BLACK
+        if self.game.num_planes > PLANE_FORBIDDEN:
+            out[:, :, PLANE_FORBIDDEN] = self.forbidden().reshape(n, n)
+        return out
 
     def returns(self) -> tuple[float, float]:
         """Final rewards ``(black, white)``: +1 win, -1 loss, 0 draw or unfinished."""

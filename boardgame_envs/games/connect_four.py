@@ -1,0 +1,221 @@
+"""Connect four: 6 rows, 7 columns, gravity, four in a row; a game of the Game/State protocol.
+
+The rules (as in PettingZoo's ``connect_four_v3`` and the classic game): the
+first player (red) and the second (yellow) take turns dropping a piece into one
+of the 7 columns that is not full; it falls to the lowest empty cell. Four of a
+player's pieces in a row, column or diagonal win; a full board is a draw.
+
+Action ``c`` (0..6) is the column ``"abcdefg"[c]``, counted from the left.
+Cells are kept as a flat ``int8`` board of ``6 * 7`` with row 0 at the top, so
+the observation planes line up with PettingZoo's (row 5 is the bottom).
+Invariant: ``board``, ``heights``, ``to_move``, ``winner`` and ``terminal``
+always describe a position reachable by legal play, because :meth:`play`
+validates before it mutates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from boardgame_envs.games.kernel_cache import cached_kernel
+from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError, check_action
+
+ROWS, COLUMNS, WIN_LENGTH = 6, 7, 4
+COLUMN_NAMES = "abcdefg"
+
+
+@cached_kernel()
+def wins_at(board, cell, rows, cols, k):
+    """Whether the piece at flat ``cell`` makes ``k`` in a row with its owner's pieces."""
+    color = board[cell]
+    r0, c0 = cell // cols, cell % cols
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        count = 1
+        r, c = r0 + dr, c0 + dc
+        while 0 <= r < rows and 0 <= c < cols and board[r * cols + c] == color:
+            count += 1
+            r += dr
+            c += dc
+        r, c = r0 - dr, c0 - dc
+        while 0 <= r < rows and 0 <= c < cols and board[r * cols + c] == color:
+            count += 1
+            r -= dr
+            c -= dc
+        if count >= k:
+            return True
+    return False
+
+
+@cached_kernel()
+def drop(board, heights, column, color, rows, cols):
+    """Drop ``color``'s piece into ``column`` (not full); return the flat cell it lands on."""
+    cell = (rows - 1 - heights[column]) * cols + column
+    board[cell] = color
+    heights[column] += 1
+    return cell
+
+
+@cached_kernel()
+def random_playout(board, heights, to_move, num_moves, rows, cols, k, seed):
+    """Play uniformly random moves from a live position to the end, in place; return the winner (0: draw).
+
+    ``seed`` seeds numba's generator for the playout, so a searcher's own
+    generator decides every playout.
+    """
+    np.random.seed(seed)
+    free = np.empty(cols, dtype=np.int64)
+    color = to_move
+    while num_moves < rows * cols:
+        n = 0
+        for c in range(cols):
+            if heights[c] < rows:
+                free[n] = c
+                n += 1
+        column = free[np.random.randint(n)]
+        cell = drop(board, heights, column, color, rows, cols)
+        num_moves += 1
+        if wins_at(board, cell, rows, cols, k):
+            return color
+        color = 3 - color
+    return 0
+
+
+class ConnectFourGame:
+    """Connect four on the standard 6x7 board; one object serves every state."""
+
+    name = "connect_four"
+    family = "connect_four"
+    rows, columns, win_length = ROWS, COLUMNS, WIN_LENGTH
+    shape = (ROWS, COLUMNS)
+    num_actions = COLUMNS
+    num_planes = 2  # own pieces, opponent's (PettingZoo's connect_four_v3 layout)
+    marks = "discs"
+
+    def new_state(self) -> ConnectFourState:
+        """The empty board, the first player to move."""
+        return ConnectFourState(self)
+
+    def action_name(self, action: int) -> str:
+        reason = check_action(self, action)
+        if reason is not None:
+            raise ValueError(reason)
+        return COLUMN_NAMES[int(action)]
+
+    def parse_action(self, text: str) -> int:
+        """A column as a letter ``a``..``g`` (as :meth:`action_name` writes it) or its number 0..6."""
+        word = str(text).strip().lower()
+        if len(word) == 1 and word in COLUMN_NAMES:
+            return COLUMN_NAMES.index(word)
+        if word.isdigit() and len(word) == 1 and int(word) < COLUMNS:
+            return int(word)
+        raise ValueError(f"cannot read {str(text).strip()[:40]!r} as a column: write a..g (or 0..6)")
+
+    def player_name(self, player: int) -> str:
+        return "red" if player == FIRST else "yellow"
+
+    def symmetries(self) -> Sequence[np.ndarray]:
+        """The identity and the left-right mirror, as column permutations."""
+        return [np.arange(COLUMNS), np.arange(COLUMNS)[::-1].copy()]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ConnectFourGame)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return "ConnectFourGame()"
+
+
+class ConnectFourState:
+    """A connect-four position; mutate only through :meth:`play`."""
+
+    __slots__ = ("game", "board", "heights", "to_move", "num_moves", "last_move", "winner", "terminal")
+
+    def __init__(self, game: ConnectFourGame) -> None:
+        self.game = game
+        self.board = np.zeros(ROWS * COLUMNS, dtype=np.int8)
+        self.heights = np.zeros(COLUMNS, dtype=np.int64)  # pieces in each column
+        self.to_move = FIRST
+        self.num_moves = 0
+        self.last_move = -1  # the flat cell of the last piece
+        self.winner = 0
+        self.terminal = False
+
+    def clone(self) -> ConnectFourState:
+        other = ConnectFourState.__new__(ConnectFourState)
+        other.game = self.game
+        other.board = self.board.copy()
+        other.heights = self.heights.copy()
+        other.to_move = self.to_move
+        other.num_moves = self.num_moves
+        other.last_move = self.last_move
+        other.winner = self.winner
+        other.terminal = self.terminal
+        return other
+
+    def legal_mask(self) -> np.ndarray:
+        if self.terminal:
+            return np.zeros(COLUMNS, dtype=np.bool_)
+        return self.heights < ROWS
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_mask())
+
+    def illegal_reason(self, action: object) -> str | None:
+        if type(action) is int and 0 <= action < COLUMNS and not self.terminal and self.heights[action] < ROWS:
+            return None
+        reason = check_action(self.game, action)
+        if reason is not None:
+            return reason
+        name = COLUMN_NAMES[int(action)]
+        if self.terminal:
+            return f"column {name} cannot be played: the game is over"
+        if self.heights[action] >= ROWS:
+            return f"column {name} is full"
+        return None
+
+    def play(self, action: int) -> None:
+        """Drop the mover's piece into column ``action``; raise :class:`IllegalMoveError` if illegal."""
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self._place(int(action))
+
+    def _place(self, column: int) -> None:
+        """:meth:`play` without validation, for callers that already know it is legal."""
+        color = self.to_move
+        cell = drop(self.board, self.heights, column, color, ROWS, COLUMNS)
+        self.num_moves += 1
+        self.last_move = cell
+        self.to_move = FIRST + SECOND - color
+        if self.num_moves >= 2 * WIN_LENGTH - 1 and wins_at(self.board, cell, ROWS, COLUMNS, WIN_LENGTH):
+            self.winner = color
+            self.terminal = True
+        elif self.num_moves == ROWS * COLUMNS:
+            self.terminal = True
+
+    def rollout(self, seed: int) -> int:
+        """The winner (0: a draw) of a uniformly random playout from here, seeded by ``seed``; the state is unchanged."""
+        if self.terminal:
+            return self.winner
+        return int(random_playout(self.board.copy(), self.heights.copy(), self.to_move, self.num_moves,
+                                  ROWS, COLUMNS, WIN_LENGTH, seed))  # fmt: skip
+
+    def planes(self, viewer: int) -> np.ndarray:
+        """``(6, 7, 2)`` int8: ``viewer``'s pieces, then the opponent's (row 0 at the top)."""
+        board = self.board.reshape(ROWS, COLUMNS)
+        return np.stack([board == viewer, board == FIRST + SECOND - viewer], axis=2).astype(np.int8)
+
+    def returns(self) -> tuple[float, float]:
+        if self.winner == FIRST:
+            return 1.0, -1.0
+        if self.winner == SECOND:
+            return -1.0, 1.0
+        return 0.0, 0.0
+
+    def __repr__(self) -> str:
+        status = "over" if self.terminal else f"{self.game.player_name(self.to_move)} to move"
+        return f"<ConnectFourState {self.num_moves} moves, {status}>"

@@ -1,0 +1,128 @@
+"""The Game/State protocol: what every layer above ``games`` may assume of a game.
+
+A game is a small state machine behind two objects. A :class:`Game` is one
+variant (15x15 renju, tic-tac-toe, connect four): its name, its action count,
+its board shape and observation planes, the names of its actions and its
+symmetries. A :class:`State` is one position of it, changed only through
+:meth:`State.play`, which validates before it mutates, so a state always
+describes a position reachable by legal play.
+
+The AEC env, the single-agent view, the arena, the ladder and the generic
+searches (:mod:`boardgame_envs.policies.generic`) drive states through these
+calls alone, which is why a new game plugs in without touching them: a game
+module, an env module, and its line in :mod:`boardgame_envs.games.catalog`.
+
+Players are numbered 1 (the first player) and 2; 0 is nobody (``winner`` of
+a draw or of a game still going).
+
+A family of games may also offer numba kernels over flat arrays for the hot
+paths (the m,n,k family's batched engine, PUCT and alpha-beta use them);
+:func:`kernels_of` returns them or None, and callers fall back to the protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+FIRST, SECOND = 1, 2  # the players; 0 is nobody
+
+
+class IllegalMoveError(ValueError):
+    """An action that the rules do not allow in the current position."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game variant, as every layer sees it."""
+
+    name: str  # the catalog's name: "tictactoe", "gomoku", "renju", "connect_four"
+    num_actions: int  # actions are 0 .. num_actions - 1
+    shape: tuple[int, int]  # board rows, columns
+    num_planes: int  # observation planes: planes(viewer) is (rows, columns, num_planes) int8
+
+    def new_state(self) -> State:
+        """The start position, the first player to move."""
+        ...
+
+    def action_name(self, action: int) -> str:
+        """An action as players write it (``"h8"``, ``"c"``); raises ValueError for a non-action."""
+        ...
+
+    def parse_action(self, text: str) -> int:
+        """The action that ``text`` names; raises ValueError with a one-line explanation."""
+        ...
+
+    def player_name(self, player: int) -> str:
+        """Player 1 or 2 as players call it: ``"black"``, ``"X"``, ``"red"``."""
+        ...
+
+    def symmetries(self) -> Sequence[np.ndarray]:
+        """The board's symmetries as action permutations, the identity first.
+
+        ``perm[a]`` is where action ``a`` goes; the planes of a position map
+        the same way, so a training example can be augmented with each.
+        """
+        ...
+
+
+@runtime_checkable
+class State(Protocol):
+    """A position of a :class:`Game`; change it only through :meth:`play`."""
+
+    game: Any
+    to_move: int  # 1 or 2; meaningless once terminal
+    winner: int  # 1 or 2 once won, 0 while playing or after a draw
+    terminal: bool
+    num_moves: int
+    last_move: int  # the last cell played, as a flat board index (-1 before the first move)
+    board: np.ndarray  # flat int8 cells, rows first: 0 empty, 1 or 2 the player's stone
+
+    def legal_mask(self) -> np.ndarray:
+        """Bool ``(num_actions,)``: the actions the player to move may take (none once terminal)."""
+        ...
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions, ascending."""
+        ...
+
+    def illegal_reason(self, action: object) -> str | None:
+        """Why ``action`` is illegal here, in words, or None if it is legal."""
+        ...
+
+    def play(self, action: int) -> None:
+        """Play ``action`` for the player to move; raise :class:`IllegalMoveError` (state unchanged) if illegal."""
+        ...
+
+    def clone(self) -> State:
+        """An independent copy."""
+        ...
+
+    def planes(self, viewer: int) -> np.ndarray:
+        """The observation planes ``(rows, columns, num_planes)`` int8 as player ``viewer`` sees them."""
+        ...
+
+    def returns(self) -> tuple[float, float]:
+        """Final rewards ``(first, second)``: +1 win, -1 loss, 0 draw or unfinished."""
+        ...
+
+
+def kernels_of(game: Any, family: str) -> Any:
+    """``game``'s kernels if it belongs to ``family`` (e.g. ``"mnk"``), else None.
+
+    Search code with a numba fast path for a family asks this first and falls
+    back to the protocol (clone/play) for every other game.
+    """
+    return game if getattr(game, "family", None) == family else None
+
+
+def check_action(game: Any, action: object) -> str | None:
+    """The reason ``action`` is no action of ``game`` at all (not an int in range), or None."""
+    n = game.num_actions
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        return f"action {action!r} is not an integer in 0..{n - 1}"
+    if not 0 <= action < n:
+        return f"action {action} is out of range 0..{n - 1}"
+    return None
