@@ -79,13 +79,13 @@ def arena(args: argparse.Namespace) -> int:
 
 
 def play(args: argparse.Namespace) -> int:
-    from boardgame_envs.play import play_terminal
+    from boardgame_envs.ui.terminal import play_terminal
 
     env_fn = game_env_fn(args, raw=True, render_mode="ansi")
     opponent = make_policy(args.opponent, seed=args.seed)
     check_fits(opponent, env_fn())  # bad board arguments fail here too, with the env's message
     if args.gui:
-        from boardgame_envs.gui import play_window
+        from boardgame_envs.ui.gui import play_window
 
         play_window(env_fn, opponent, human_first=args.color in ("black", "first"))
         return 0
@@ -96,7 +96,7 @@ def play(args: argparse.Namespace) -> int:
 def replay_record(args: argparse.Namespace) -> int:
     """An SGF record (as ``arena --save-games`` writes): steps through it on a terminal, else prints a position."""
     from boardgame_envs.arena.records import load
-    from boardgame_envs.replay import frame, header, replay_terminal
+    from boardgame_envs.ui.replay import frame, header, replay_terminal
 
     record = load(args.file)
     if args.gif:
@@ -141,7 +141,7 @@ def replay(args: argparse.Namespace) -> int:
         animate(moves, game, args.gif)
         print(f"wrote {args.gif}: {len(moves) + 1} frames, {board.status()}")
         return 0
-    from boardgame_envs.envs.render import render_ansi
+    from boardgame_envs.envs.text import render_ansi
 
     print(render_ansi(board.to_state()))
     print(f"{board.title()}: {board.status()}")

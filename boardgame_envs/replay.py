@@ -1,75 +1,7 @@
-"""Step through a saved game (an SGF record) in the terminal: ``boardgame-envs replay FILE``.
+"""Deprecated: the record viewer moved to :mod:`boardgame_envs.ui.replay`; this name re-exports it for old imports."""
 
-Enter or ``n`` shows the next move, ``p`` the previous one, a number jumps to
-the position after that many moves, ``q`` (or the end of input) quits. The
-board is the env's ``ansi`` rendering; :func:`position` gives the game state
-after any number of moves, for other viewers.
-"""
+import warnings
 
-from __future__ import annotations
+from boardgame_envs.ui.replay import KEYS, frame, header, position, replay_terminal  # noqa: F401
 
-from collections.abc import Callable
-
-from boardgame_envs.envs.render import render_ansi
-from boardgame_envs.games.mnk import GameState, MNKGame
-from boardgame_envs.games.notation import point_name
-from boardgame_envs.records import GameRecord
-
-KEYS = "Enter/n: next, p: previous, NUMBER: go to move, q: quit"
-
-
-def position(record: GameRecord, moves: int) -> GameState:
-    """The game state after the record's first ``moves`` moves (checked by the rules as they are played)."""
-    if not 0 <= moves <= len(record.moves):
-        raise ValueError(f"the game has {len(record.moves)} moves; cannot show the position after {moves}")
-    state = MNKGame(record.board_size, record.win_length, record.rule).new_state()
-    for action in record.moves[:moves]:
-        state.play(action)
-    return state
-
-
-def header(record: GameRecord) -> str:
-    """Who played, from which opening, and how it ended, in two lines."""
-    opening = f", opening {record.opening or 'given'} ({record.opening_moves} moves)" if record.opening_moves else ""
-    game = f"{record.board_size}x{record.board_size} {record.rule}" + (
-        f", {record.win_length} in a row" if record.win_length != 5 else "")  # fmt: skip
-    return f"black {record.black} - white {record.white}: {game}{opening}\nresult {record.result}: {record.reason}"
-
-
-def frame(record: GameRecord, moves: int) -> str:
-    """The board after ``moves`` moves, with a line naming the last one."""
-    state = position(record, moves)
-    n, total = record.board_size, len(record.moves)
-    if moves == 0:
-        last = "start"
-    else:
-        color = "black" if moves % 2 else "white"
-        last = f"{color} {point_name(record.moves[moves - 1], n)}" + (" (opening)" if moves <= record.opening_moves else "")
-    return f"{render_ansi(state)}\nmove {moves}/{total}: {last}" + (f"\n{record.reason}" if moves == total else "")
-
-
-def replay_terminal(
-    record: GameRecord, start: int | None = None, input_fn: Callable[[str], str] = input,
-    print_fn: Callable[[str], None] = print,
-) -> None:  # fmt: skip
-    """Show the game from move ``start`` (default: the end of the opening) and follow the keys."""
-    total = len(record.moves)
-    moves = record.opening_moves if start is None else start
-    print_fn(header(record))
-    print_fn(KEYS)
-    while True:
-        print_fn(frame(record, moves))
-        try:
-            key = input_fn("> ").strip().lower()
-        except EOFError:
-            return
-        if key == "q":
-            return
-        if key in ("", "n"):
-            moves = min(total, moves + 1)
-        elif key == "p":
-            moves = max(0, moves - 1)
-        elif key.isdigit():
-            moves = min(total, int(key))
-        else:
-            print_fn(f"unknown key {key!r}; {KEYS}")
+warnings.warn("boardgame_envs.replay is deprecated: import boardgame_envs.ui.replay instead", DeprecationWarning, stacklevel=2)

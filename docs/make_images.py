@@ -77,7 +77,7 @@ def main() -> None:
 
     import functools
 
-    from boardgame_envs.gui import PlayWindow
+    from boardgame_envs.ui.gui import PlayWindow
 
     gui = PlayWindow(functools.partial(gomoku_v0.raw_env, 15, 5, "renju"), make_policy(BOARD_PLAYERS[1], seed=1))
     try:

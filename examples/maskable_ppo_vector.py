@@ -14,7 +14,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
 import boardgame_envs  # noqa: F401  (registers the ids)
-from boardgame_envs.vector.sb3 import SB3VecEnv
+from boardgame_envs.sb3 import SB3VecEnv
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--steps", type=int, default=100_000)

@@ -76,7 +76,7 @@ def test_ctrl_c_in_play_and_arena_is_one_line(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("boardgame_envs.play.play_terminal", interrupted)  # Ctrl-C at the prompt
+    monkeypatch.setattr("boardgame_envs.ui.terminal.play_terminal", interrupted)  # Ctrl-C at the prompt
     assert main(["play", "tictactoe", "--opponent", "random"]) == 130
     assert capsys.readouterr().err == "boardgame-envs: interrupted\n"
     monkeypatch.setattr("boardgame_envs.arena.referee.play_record", interrupted)
@@ -95,7 +95,7 @@ def test_demo_says_who_played_whom_and_the_result(capsys):
 
 def test_play_on_tictactoe_speaks_tictactoe(capsys):
     from boardgame_envs import tictactoe_v0
-    from boardgame_envs.play import play_terminal
+    from boardgame_envs.ui.terminal import play_terminal
     from boardgame_envs.policies import RandomPolicy
 
     lines = []
@@ -141,6 +141,6 @@ def test_the_replay_hint_of_a_gomoku_run_is_a_command_that_works(capsys, tmp_pat
         seen["game"] = env_fn().unwrapped.game
         seen["opponent"] = opponent
 
-    monkeypatch.setattr("boardgame_envs.play.play_terminal", play_terminal)
+    monkeypatch.setattr("boardgame_envs.ui.terminal.play_terminal", play_terminal)
     assert main(command[1:]) == 0  # the checkpoint fits the board the hint names
     assert (seen["game"].size, seen["game"].win_length) == (5, 4) and seen["opponent"].game == seen["game"]

@@ -40,7 +40,7 @@ from boardgame_envs.alphazero.checkpoint import LATEST, CheckpointError, game_to
 from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet, resolve_device
 from boardgame_envs.alphazero.policy import NetworkPolicy
-from boardgame_envs.alphazero.replay import ReplayBuffer
+from boardgame_envs.alphazero.buffer import ReplayBuffer
 from boardgame_envs.alphazero.selfplay import Examples, SelfPlay, SelfPlayStats
 from boardgame_envs.alphazero.summary import SUMMARY, append_metrics, plot_summary, read_metrics
 from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, warm_tasks

@@ -48,7 +48,16 @@ class Window:
         return self.surface is not None
 
     def show(self, frame: np.ndarray, title: str | None = None) -> None:
-        """Draw ``frame`` and let the window's events through (so it stays responsive)."""
+        """Draw ``frame``, flip the screen once, and let the window's events through (so it stays responsive)."""
+        self.paint(frame, title)
+        self.pygame.display.flip()
+        self.pygame.event.pump()
+        if self.fps and not self.headless:
+            self._clock.tick(self.fps)
+
+    def paint(self, frame: np.ndarray, title: str | None = None) -> None:
+        """Put ``frame`` on the window's surface without flipping the screen, so a caller can draw more
+        on top (the play window's buttons) and then flip once: no frame on screen shows half a drawing."""
         pygame = self.pygame
         h, w = frame.shape[:2]
         if self.surface is None or self.surface.get_size() != (w, h):
@@ -60,10 +69,6 @@ class Window:
         pygame.display.set_caption(self.title)
         picture = pygame.image.frombuffer(np.ascontiguousarray(frame).tobytes(), (w, h), "RGB")
         self.surface.blit(picture, (0, 0))
-        pygame.display.flip()
-        pygame.event.pump()
-        if self.fps and not self.headless:
-            self._clock.tick(self.fps)
 
     def save(self, path: str) -> None:
         """Write what the window shows to ``path`` (PNG)."""

@@ -9,9 +9,10 @@ import pytest
 from ascii_boards import parse
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.games.notation import parse_point
+from boardgame_envs.policies.base import game_state_of
 
 pygame = pytest.importorskip("pygame")
-from boardgame_envs.gui import PlayWindow  # noqa: E402  (after the skip: it needs pygame)
+from boardgame_envs.ui.gui import PlayWindow  # noqa: E402  (after the skip: it needs pygame)
 
 
 class Scripted:
@@ -21,7 +22,7 @@ class Scripted:
         self.actions = list(actions)
 
     def act(self, env):
-        mask = env.unwrapped.game_state.legal_mask()
+        mask = game_state_of(env).legal_mask()
         return next(a for a in self.actions if mask[a])
 
 
@@ -119,7 +120,7 @@ def test_cli_gui_flag_is_accepted(monkeypatch):
     from boardgame_envs import cli
 
     seen = {}
-    monkeypatch.setattr("boardgame_envs.gui.play_window", lambda env_fn, opponent, human_first: seen.update(first=human_first))
+    monkeypatch.setattr("boardgame_envs.ui.gui.play_window", lambda env_fn, opponent, human_first: seen.update(first=human_first))
     assert cli.main(["play", "tictactoe", "--gui", "--opponent", "random", "--color", "second"]) == 0
     assert seen == {"first": False}
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 
 from boardgame_envs import gomoku_v0, tictactoe_v0
-from boardgame_envs.play import play_terminal
+from boardgame_envs.ui.terminal import play_terminal
 from boardgame_envs.policies import PerfectPolicy
+from boardgame_envs.policies.base import game_state_of
 
 
 def _run(env_fn, opponent, human_first, lines):
@@ -49,7 +50,7 @@ class _Lowest:
     """Plays the lowest legal point: a predictable opponent for scripts."""
 
     def act(self, env):
-        return int(env.unwrapped.game_state.legal_actions()[0])
+        return int(game_state_of(env).legal_actions()[0])
 
 
 def test_an_engine_forfeit_ends_the_game_for_the_human():
