@@ -17,14 +17,11 @@ plane meaning                                                    envs
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
 
+from boardgame_envs.envs.game_env import RESET_OPTIONS, GameEnv, check_reset_arguments  # noqa: F401 (re-exported)
 from boardgame_envs.envs.text import render_ansi
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent
@@ -36,25 +33,6 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
 
 PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN = range(5)
-RESET_OPTIONS = ("opening",)  # the keys reset(options=...) accepts
-
-
-def check_reset_arguments(seed: Any, options: Any) -> None:
-    """Refuse a ``reset`` seed that is not a non-negative integer, options that are not a dict, or unknown keys."""
-    if seed is not None:
-        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be None or a non-negative integer, got {seed!r}")
-        if seed < 0:
-            raise ValueError(f"seed must be None or a non-negative integer, got {seed}")
-    if options is not None:
-        if not isinstance(options, Mapping):
-            raise TypeError(f"options must be None or a dict, got {options!r}")
-        # PettingZoo's api_test probes reset with options={"options": 1}: tolerated, as nothing else is.
-        unknown = sorted(map(repr, set(options) - set(RESET_OPTIONS) - {"options"}))
-        if unknown:
-            # An error, not a warning: a misspelt "opening" would silently start from the empty board.
-            known = ", ".join(map(repr, RESET_OPTIONS))
-            raise ValueError(f"unknown reset option(s) {', '.join(unknown)}; accepted: {known}")
 
 
 @cached_kernel()
@@ -108,7 +86,7 @@ def _fill_observations(boards, n, to_move, last_moves, forbidden, renju, planes)
                           renju and black_to_move, False, planes[b], mask)  # fmt: skip
 
 
-class BoardEnv(AECEnv, EzPickle):
+class BoardEnv(GameEnv):
     """Two-player, alternating-move board game as a PettingZoo ``AECEnv``.
 
     Subclasses fix the game, the agent names and the plane set; see
@@ -131,24 +109,11 @@ class BoardEnv(AECEnv, EzPickle):
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"unknown render_mode {render_mode!r}; expected None or one of {', '.join(RENDER_MODES)}")
-        super().__init__()
-        self.game = game
-        self.num_actions = game.num_actions
-        self.render_mode = render_mode
-        self.possible_agents = list(agent_names)
-        self._color = {agent_names[0]: BLACK, agent_names[1]: opponent(BLACK)}
-        self._agent_of = {c: a for a, c in self._color.items()}
+        if num_planes != game.num_planes:
+            raise ValueError(f"{game.name} shows {game.num_planes} planes, not {num_planes}")
+        super().__init__(game, agent_names, render_mode)
         n = game.size
         self._num_planes = num_planes
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0, 1, (n, n, num_planes), np.int8),
-                "action_mask": spaces.Box(0, 1, (n * n,), np.int8),
-            }
-        )
-        act_space = spaces.Discrete(n * n)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
         self._no_forbidden = np.zeros(n * n, dtype=np.bool_)
         self._renju = game.is_renju
         # The planes of each viewer, kept up to date move by move (see _sync_views).
@@ -163,45 +128,24 @@ class BoardEnv(AECEnv, EzPickle):
         self._last_move_index = [(a // n, a % n, PLANE_LAST_MOVE) for a in range(n * n)]
         self._has_last_move_plane = num_planes > PLANE_LAST_MOVE
         self._make_views()
-        self.game_state = game.new_state()
-        self.moves: list[int] = []  # the actions played since reset, black first
         # Keywords for the pictures of render() ("rgb_array", "human"): cell,
         # coordinates, move_numbers, status; see boardgame_envs.render.rgb.
         self.render_options: dict[str, Any] = {}
-        self._window: Any = None
-        self.agents: list[str] = []
-        self._space_seed: int | None = None
-        self._has_reset = False
 
     # EzPickle alone would rebuild a fresh env from the constructor arguments;
     # a mid-game env (sent to a worker process, say) should arrive mid-game.
     def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
+        state = super().__getstate__()  # a copy of __dict__, the window left behind
         # The view arrays hold flat views of each other, which a pickle would
         # turn into separate copies; the receiver makes new ones.
         for name in ("_views", "_view_blank", "_view_buffer", "_view_flat", "_empty", "_no_moves"):
             state.pop(name, None)
-        state["_window"] = None  # a window stays with the process that opened it
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._make_views()
 
-    # ---------------------------------------------------------------- spaces
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        if self._space_seed is not None:
-            # reset(seed=) seeds the (shared) action space here, on first use:
-            # seeding a space builds a new generator, which would cost a third
-            # of a whole tic-tac-toe game if every reset paid for it.
-            self.action_spaces[agent].seed(self._space_seed)
-            self._space_seed = None
-        return self.action_spaces[agent]
-
-    # ------------------------------------------------------------------ core
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a game: the empty board, or with ``options={"opening": ...}`` a given start position.
 
@@ -213,34 +157,13 @@ class BoardEnv(AECEnv, EzPickle):
         leaves the env as it was; so does an unknown option key (a misspelt
         ``"opening"`` would otherwise start the game from the empty board).
         """
-        check_reset_arguments(seed, options)
-        if options:
-            state, moves = self._opening_state(options)
-        else:
-            state, moves = self.game.new_state(), []
-        self._has_reset = True
-        if seed is not None:
-            self._space_seed = int(seed)  # numpy integers too: Gymnasium seeds spaces with Python ints only
-        self.game_state = state
-        self.moves = moves
-        first, second = self.possible_agents  # dict displays: the cheapest way to build these, every game
-        self.agents = [first, second]
-        self.rewards = {first: 0.0, second: 0.0}
-        self._cumulative_rewards = {first: 0.0, second: 0.0}
-        self.terminations = {first: False, second: False}
-        self.truncations = {first: False, second: False}
-        self.infos = {first: {}, second: {}}
-        self.agent_selection = first if state.to_move == BLACK else second
-        if self.render_mode == "human":
-            self.render()
+        super().reset(seed, options)
 
-    def _opening_state(self, options: dict) -> tuple[GameState, list[int]]:
-        """The start position that ``reset``'s options describe, checked move by move, and its moves."""
+    def _opening_state(self, opening: object) -> tuple[GameState, list[int]]:
+        """The position after ``opening`` (see :meth:`reset`), checked move by move, and its moves."""
         state = self.game.new_state()
-        if options.get("opening") is None:
-            return state, []
         n = self.game.size
-        opening = as_opening(options["opening"], n)
+        opening = as_opening(opening, n)
         for i, action in enumerate(opening.moves):
             reason = state.illegal_reason(action)
             if reason is not None:
@@ -353,59 +276,6 @@ class BoardEnv(AECEnv, EzPickle):
         )  # fmt: skip
         return {"observation": planes, "action_mask": mask}
 
-    def no_agents_error(self) -> IllegalMoveError:
-        """The error for a step or ``last()`` with no agent left: before the first reset, or after the game."""
-        if not self._has_reset:
-            return IllegalMoveError("call reset() before the first step")
-        return IllegalMoveError("the game is over and every agent is done: call reset()")
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if not self.agents:
-            raise self.no_agents_error()
-        return super().last(observe)
-
-    def step(self, action: int | None) -> None:
-        if not self.agents:
-            raise self.no_agents_error()
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            if action is not None:
-                raise IllegalMoveError(
-                    f"the game is over: {agent} must step with None (got {action!r}) to leave"
-                )
-            self._was_dead_step(action)
-            return
-        self._play(agent, action)
-
-    def _was_dead_step(self, action: None) -> None:
-        """``AECEnv._was_dead_step`` for two agents: the same effects, in fewer operations.
-
-        Every game ends with two of these calls, one per agent, so they are a
-        fair share of a short game. With at most one other agent left, the
-        next dead agent is that one or none; the rest is PettingZoo's code
-        as it stands (``tests/envs/test_board_env.py`` compares the two).
-        """
-        agents = self.agents
-        if action is not None or len(agents) > 2:
-            super()._was_dead_step(action)  # raises on an action; the general case otherwise
-            return
-        agent = self.agent_selection
-        terminations, truncations, rewards = self.terminations, self.truncations, self.rewards
-        assert terminations[agent] or truncations[agent], "an agent that was not dead as attempted to be removed"
-        del terminations[agent], truncations[agent], rewards[agent], self._cumulative_rewards[agent], self.infos[agent]
-        agents.remove(agent)
-        skip = getattr(self, "_skip_agent_selection", None)
-        if agents and (terminations[agents[0]] or truncations[agents[0]]):
-            if skip is None:
-                self._skip_agent_selection = agent
-            self.agent_selection = agents[0]
-        else:
-            if skip is not None:
-                self.agent_selection = skip
-            self._skip_agent_selection = None
-        for other in rewards:
-            rewards[other] = 0
-
     def _play(self, agent: str, action: Any) -> None:
         """:meth:`step` for ``agent``, the agent to move and still playing: validate ``action``, then play it."""
         state = self.game_state
@@ -434,16 +304,7 @@ class BoardEnv(AECEnv, EzPickle):
                 flat[offset + i] = 1
             self._empty[action] = 0
             self._views_moves += 1
-        self._cumulative_rewards[agent] = 0.0
-        if state.terminal:
-            black_r, white_r = state.returns()
-            for a in self.agents:
-                self.rewards[a] = black_r if self._color[a] == BLACK else white_r
-                self.terminations[a] = True
-            self._accumulate_rewards()
-        self.agent_selection = self._agent_of[state.to_move]
-        if self.render_mode == "human":
-            self.render()
+        self._after_move(agent)
 
     # --------------------------------------------------------------- outputs
     def render(self) -> str | np.ndarray | None:
@@ -479,20 +340,6 @@ class BoardEnv(AECEnv, EzPickle):
         from boardgame_envs.render import Board
 
         return Board.of(self)
-
-    def state(self) -> np.ndarray:
-        """The board ``(n, n)`` int8: 0 empty, 1 black (first player), 2 white."""
-        n = self.game.size
-        return self.game_state.board.reshape(n, n).copy()
-
-    def close(self) -> None:
-        """Close the ``"human"`` window, if one is open."""
-        if self._window is not None:
-            self._window.close()
-            self._window = None
-
-    def __str__(self) -> str:
-        return self.metadata["name"]
 
 
 __all__ = ["BoardEnv", "IllegalMoveError", "EMPTY"]

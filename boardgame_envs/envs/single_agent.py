@@ -103,28 +103,22 @@ class BoardGameEnv(gymnasium.Env):
         flatten: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        from boardgame_envs import gomoku_v0, tictactoe_v0
-
         info = game_info(game)
         check_view_options(seat, illegal_action, channels_first, flatten)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi', 'rgb_array' or 'human'")
         rules = info.game(board_size, win_length, rule)  # arguments that do not apply, or are out of range, fail here
-        if info.module == "tictactoe_v0":
-            self.aec = tictactoe_v0.raw_env(render_mode=render_mode)
-        else:
-            self.aec = gomoku_v0.raw_env(rules.size, rules.win_length, rules.rule, render_mode=render_mode)
+        self.aec = info.env_module.raw_env(render_mode=render_mode, **info.env_kwargs(rules))
         self.render_mode = render_mode
         self.seat = seat
         self.illegal_action = illegal_action
         self.channels_first = bool(channels_first)
         self.flatten = bool(flatten)
         self.opponent = self._fitted(make_opponent(opponent))
-        n = self.aec.game.size
         h, w, c = self.aec.observation_space(self.aec.possible_agents[0])["observation"].shape
         shape = (h * w * c,) if self.flatten else (c, h, w) if self.channels_first else (h, w, c)
         self.observation_space = spaces.Box(0, 1, shape, np.uint8)
-        self.action_space = spaces.Discrete(n * n)
+        self.action_space = spaces.Discrete(self.aec.num_actions)
         self.learner = self.aec.possible_agents[0]
         self._forfeit = False  # the episode ended on a forfeit: the learner's illegal action, or the opponent's
 
@@ -241,12 +235,16 @@ class BoardGameEnv(gymnasium.Env):
 def register_gymnasium_envs() -> None:
     """Register the Gymnasium ids; ids already registered are left alone.
 
-    Each id also has a native vector entry point (``gymnasium.make_vec(id, num_envs=...)``):
-    the batched engine of :mod:`boardgame_envs.vector.gym_env`.
+    Each id of a game the batched engine plays also has a native vector entry point
+    (``gymnasium.make_vec(id, num_envs=...)``): the batched engine of
+    :mod:`boardgame_envs.vector.gym_env`. The others vectorize with Gymnasium's "sync" mode.
     """
     entry = "boardgame_envs.envs.single_agent:BoardGameEnv"
     vector_entry = "boardgame_envs.vector.gym_env:BoardGameVectorEnv"
     ids = {env_id: {"game": name, **fixed} for name, info in GAMES.items() for env_id, fixed in info.gymnasium_ids.items()}
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry, kwargs=kwargs)
+            # Without the batched engine, make_vec runs the single-agent envs in turn (Gymnasium's "sync").
+            batched = GAMES[kwargs["game"]].batched
+            gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry if batched else None,
+                               kwargs=kwargs)  # fmt: skip

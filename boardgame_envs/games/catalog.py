@@ -1,14 +1,17 @@
-"""The one table of games: names, board sizes, rules, defaults and registry ids.
+"""The one table of games: their Game objects, env modules, parameters, defaults and registry ids.
 
 Everything that offers a choice of game reads it from here: the command line's
-choices, defaults and help, the PettingZoo and Gymnasium registrations, the
-single-agent view and the AlphaZero defaults. Gomoku's default everywhere is the
-package's flagship, 15x15 renju (and freestyle for a k other than five, where
-renju is not defined).
+choices, defaults and help, the PettingZoo and Gymnasium registrations,
+:func:`boardgame_envs.envs.factory.make_env`, the single-agent view and the
+AlphaZero defaults. Adding a game is a rules module, an env module and one
+entry in :data:`GAMES`. The gomoku entry's default rule is the package's
+flagship, renju (freestyle for a k other than five, where renju is not
+defined); each ladder names its own rule (``boardgame-envs ladder``).
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,28 +20,58 @@ import numpy as np
 from boardgame_envs.games.mnk import RULES, MNKGame
 
 
+def load(target: str) -> Any:
+    """The object a ``"module:attribute"`` string names (how a lower layer names an upper one)."""
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """One game of the package and how it is named and sized everywhere."""
+    """One game of the package and how it is named, built and sized everywhere.
+
+    m,n,k games (tic-tac-toe, gomoku, renju) take ``board_size``, ``win_length``
+    and ``rule`` within ``sizes`` and ``rules``; a game with a ``factory``
+    (connect four) takes no parameters and is built by calling it.
+    """
 
     name: str  # as the command line, the single-agent view and the ladder spell it
     summary: str
-    module: str  # the PettingZoo module, ``boardgame_envs.<module>``
+    module: str  # the PettingZoo env module, ``boardgame_envs.<module>``, with env() and raw_env()
     pettingzoo_id: str
-    sizes: tuple[int, int]  # smallest and largest board side
-    default_size: int
-    default_win_length: int
-    rules: tuple[str, ...]
-    default_rule: str
+    sizes: tuple[int, int] | None = None  # smallest and largest board side (m,n,k games)
+    default_size: int | None = None
+    default_win_length: int | None = None
+    rules: tuple[str, ...] = ()
+    default_rule: str | None = None
     gymnasium_ids: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> fixed kwargs
+    factory: str | None = None  # "module:attribute" of a parameterless Game class (games other than m,n,k)
+    batched: bool = True  # the batched engine (boardgame_envs.vector) plays it; else make_vec runs envs in turn
 
     @property
     def fixed(self) -> bool:
-        """Whether board size, k and rule are fixed (tic-tac-toe, renju) rather than chosen."""
-        return self.sizes[0] == self.sizes[1] and len(self.rules) == 1
+        """Whether the game takes no choice of board size, k or rule (tic-tac-toe, renju, connect four)."""
+        return self.sizes is None or (self.sizes[0] == self.sizes[1] and len(self.rules) == 1)
 
-    def game(self, board_size: int | None = None, win_length: int | None = None, rule: str | None = None) -> MNKGame:
-        """The :class:`MNKGame` for these arguments (None: the default); arguments that do not apply raise."""
+    @property
+    def env_module(self) -> Any:
+        """The env module (``boardgame_envs.<module>``), imported on first use."""
+        return importlib.import_module(f"boardgame_envs.{self.module}")
+
+    def env_kwargs(self, game: Any) -> dict[str, Any]:
+        """The env module's arguments that make ``game`` (none for a fixed game)."""
+        if self.fixed:
+            return {}
+        return {"board_size": game.size, "win_length": game.win_length, "rule": game.rule}
+
+    def game(self, board_size: int | None = None, win_length: int | None = None, rule: str | None = None) -> Any:
+        """The Game for these arguments (None: the default); arguments that do not apply raise ``ValueError``."""
+        if self.factory is not None:
+            given = {"board_size": board_size, "win_length": win_length, "rule": rule}
+            bad = [f"{k}={v!r}" for k, v in given.items() if v is not None]
+            if bad:
+                raise ValueError(f"{self.name} takes no board size, k or rule; {', '.join(bad)} does not apply")
+            return load(self.factory)()
         if self.fixed:
             defaults = {"board_size": self.default_size, "win_length": self.default_win_length, "rule": self.default_rule}
             given = {"board_size": board_size, "win_length": win_length, "rule": rule}
@@ -53,7 +86,7 @@ class GameInfo:
         rule = self.default_rule_for(k) if rule is None else rule
         if rule not in self.rules:
             raise ValueError(f"unknown rule {rule!r}; expected one of {', '.join(self.rules)}")
-        return MNKGame(int(size), k, rule)
+        return MNKGame(int(size), k, rule, name=self.name)
 
     def default_rule_for(self, win_length: int) -> str:
         """The rule when none is given: the game's default where it is defined (renju: five in a row only),
@@ -81,6 +114,12 @@ GAMES: dict[str, GameInfo] = {
         module="gomoku_v0", pettingzoo_id="boardgame_envs/gomoku-v0", sizes=(15, 15), default_size=15,
         default_win_length=5, rules=("renju",), default_rule="renju",
         gymnasium_ids={"boardgame_envs/Renju-v0": {}},
+    ),
+    "connect_four": GameInfo(
+        name="connect_four", summary="6x7, gravity, four in a row (a drop-in for PettingZoo's connect_four_v3)",
+        module="connect_four_v0", pettingzoo_id="boardgame_envs/connect_four-v0",
+        factory="boardgame_envs.games.connect_four:ConnectFourGame", batched=False,
+        gymnasium_ids={"boardgame_envs/ConnectFour-v0": {}},
     ),
 }  # fmt: skip
 

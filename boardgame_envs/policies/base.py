@@ -13,8 +13,6 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from boardgame_envs.games.mnk import GameState
-
 
 @runtime_checkable
 class Policy(Protocol):
@@ -29,22 +27,22 @@ class Forfeit(Exception):
     """Raised by ``act`` when the player loses the game by its own fault.
 
     An external engine that crashes, times out, answers garbage or plays an illegal
-    move raises a subclass (:class:`~boardgame_envs.policies.gomocup.EngineFault`); the
+    move raises a subclass (:class:`~boardgame_envs.gomocup.EngineFault`); the
     arena and the single-agent view score the game as lost by that player, as a
     tournament manager would, instead of stopping.
     """
 
 
-def game_state_of(position: Any) -> GameState:
+def game_state_of(position: Any) -> Any:
     """The game state a policy acts on: ``position`` itself, or the live state behind an AEC env.
 
-    The one adapter from ``act(env)`` to ``act(state)``. Raises if there is no move to choose.
+    The one adapter from ``act(env)`` to ``act(state)``: anything with a
+    ``game_state`` (an env of this package, wrapped or raw) stands for that
+    state; anything else must be a state of the Game/State protocol. Raises if
+    there is no move to choose.
     """
-    if isinstance(position, GameState):
-        state = position
-    else:
-        state = getattr(getattr(position, "unwrapped", position), "game_state", None)
-    if not isinstance(state, GameState):
+    state = getattr(getattr(position, "unwrapped", position), "game_state", position)
+    if not (hasattr(state, "legal_mask") and hasattr(state, "clone") and hasattr(state, "terminal")):
         raise TypeError(
             f"expected a game state or a boardgame_envs AEC env (wrapped or raw), got {type(position).__name__}"
         )
