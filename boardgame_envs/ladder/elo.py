@@ -14,16 +14,28 @@ bounds the variance of a score with draws.
 ``prior`` adds that many virtual games, all drawn, between every pair that played:
 a small pull towards equality that keeps a 100% record finite. With ``prior=0`` the
 fit is the plain maximum-likelihood estimate (e.g. 3 wins in 4 games: +191 Elo).
+That is right for the ladder build, where every pair plays many games, and wrong
+for one newcomer rated on a few: the virtual draws pull it towards the levels it
+met, while the Hessian interval ignores that pull.
+
+:func:`fit_against` rates one player against opponents whose ratings are known (a
+newcomer against published levels) with no virtual games: the plain
+maximum-likelihood Elo, and a 95% interval by profile likelihood, every rating whose
+log-likelihood lies within ``Z95 ** 2 / 2`` of the maximum. Unlike the Hessian's it
+is not symmetric and stays honest when the score is near 0% or 100%. A player who
+won every game has no finite estimate and no upper bound; its lower bound is then
+the rating at which winning all those games had a 5% chance (exact, not
+asymptotic: one-sided 95%), and the same below for a player who lost every game.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import brentq, minimize
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.special import expit, log_expit
@@ -34,6 +46,73 @@ C = math.log(10.0) / 400.0  # Elo points -> natural-log odds
 
 class RatingError(ValueError):
     """Results that cannot pin down the ratings (a player with no games, a disconnected set)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One player's maximum-likelihood Elo and its 95% interval against opponents of known rating.
+
+    ``elo`` is ``+inf`` (``-inf``) when the player won (lost) every game; ``high``
+    (``low``) is then infinite too and ``low`` (``high``) is a one-sided 95% bound.
+    """
+
+    elo: float
+    low: float
+    high: float
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the games bound the rating on both sides (both ends finite)."""
+        return math.isfinite(self.low) and math.isfinite(self.high)
+
+
+def fit_against(opponents: Sequence[float], games: Sequence[float], points: Sequence[float]) -> Estimate:
+    """One player's Elo from ``points`` scored in ``games`` against opponents rated ``opponents`` (held fixed).
+
+    A draw counts half a point. The interval is the profile-likelihood (likelihood
+    ratio) one; see the module's docstring for the one-sided cases.
+    """
+    r, n, s = (np.asarray(v, dtype=float) for v in (opponents, games, points))
+    if not r.shape == n.shape == s.shape or r.ndim != 1:
+        raise RatingError(f"opponents, games and points must be lists of one length, got {r.shape}, {n.shape}, {s.shape}")
+    if not (np.all(np.isfinite(r)) and np.all(n >= 0) and np.all((s >= 0) & (s <= n))):
+        raise RatingError("each opponent needs a finite rating, games >= 0 and points between 0 and its games")
+    if n.sum() == 0:
+        raise RatingError("no games to rate")
+    total, count = float(s.sum()), float(n.sum())
+
+    def loglik(x: float) -> float:
+        d = C * (x - r)
+        return float(np.sum(s * log_expit(d) + (n - s) * log_expit(-d)))
+
+    if total == count:  # won all: loglik rises to 0 as x -> inf; bound where winning all had a 5% chance
+        return Estimate(math.inf, _crossing(lambda x: loglik(x) - math.log(0.05), float(r.max()), -1.0), math.inf)
+    if total == 0:
+        return Estimate(-math.inf, -math.inf, _crossing(lambda x: loglik(x) - math.log(0.05), float(r.min()), 1.0))
+    best = _crossing(lambda x: float(np.sum(s - n * expit(C * (x - r)))), float(np.average(r, weights=n)), 1.0)
+    cut = loglik(best) - Z95 * Z95 / 2
+    low = _crossing(lambda x: loglik(x) - cut, best, -1.0)
+    high = _crossing(lambda x: loglik(x) - cut, best, 1.0)
+    return Estimate(best, low, high)
+
+
+def _crossing(f: Callable[[float], float], start: float, direction: float) -> float:
+    """Where ``f``, positive on one side of the crossing and negative beyond it in ``direction``, crosses 0.
+
+    ``f`` must be monotone along ``direction`` near the crossing; ``start`` may lie on
+    either side of it. Steps double from 100 Elo until the sign changes.
+    """
+    a, fa = start, f(start)
+    ahead = direction if fa > 0 else -direction  # from a positive value walk into the negative side, else back
+    step = 100.0
+    while True:
+        b = a + ahead * step
+        fb = f(b)
+        if (fa > 0) != (fb > 0):
+            return float(brentq(f, min(a, b), max(a, b), xtol=1e-7))
+        if step > 1e7:
+            raise RatingError("the likelihood has no crossing within 10 million Elo")
+        a, fa, step = b, fb, step * 2
 
 
 @dataclass(frozen=True)

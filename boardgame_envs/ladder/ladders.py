@@ -14,7 +14,6 @@ data next to this module (``data/LADDER.json``), written by
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,8 +112,10 @@ def ladder_for(game: str, rule: str | None = None, board_size: int | None = None
 
 def load_table(ladder: Ladder) -> dict[str, Any]:
     """The published table of ``ladder`` (package data); raises if it has not been built."""
+    from boardgame_envs.ladder.table import read_table  # refuses a corrupt table; it imports LadderError from here
+
     try:
-        table = json.loads(ladder.table_path.read_text())
+        table = read_table(ladder.table_path)
     except FileNotFoundError:
         raise LadderError(
             f"ladder {ladder.name!r} has no ratings yet; build them: python -m boardgame_envs.ladder.build {ladder.name}"

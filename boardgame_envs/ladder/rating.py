@@ -2,12 +2,16 @@
 
 ``rate`` starts against the middle level and, after each batch of colour-swapped
 pairs, moves to the level whose published Elo is nearest the running estimate, so
-most games are played near a 50% score, where each one says the most. The estimate
-is the maximum-likelihood Elo of the policy with every level held at its published
-rating (:func:`boardgame_envs.ladder.elo.fit`, one virtual draw per level played so
-that a clean sweep stays finite); the interval comes from the Hessian and so
-measures the policy's games only, on the published scale (each level's own interval
-is in the table).
+most games are played near a 50% score, where each one says the most; after a
+clean sweep it goes to the top level (a clean defeat: the bottom one), the only
+level that can bound the estimate there. The estimate is the maximum-likelihood Elo
+of the policy with every level held at its published rating, and its interval is
+the profile-likelihood one (:func:`boardgame_envs.ladder.elo.fit_against`): no
+virtual games, which pulled a few games' estimate towards the middle level, so a
+95% interval covers the truth about 95% of the time from 4 games on
+(``baselines/results/rate_coverage.md``). A policy that won (lost) every game gets a
+one-sided bound, never a two-sided interval. The interval measures the policy's
+games only, on the published scale (each level's own interval is in the table).
 """
 
 from __future__ import annotations
@@ -24,17 +28,20 @@ from tqdm.auto import tqdm
 
 from boardgame_envs.arena.backends import Workers, check_backend
 from boardgame_envs.arena.records import games_dir, save
-from boardgame_envs.ladder.elo import Z95, fit
+from boardgame_envs.ladder.elo import Estimate, fit_against
 from boardgame_envs.ladder.games import Task, play, random_opening
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.registry import make_policy, spec_name
 
-AGENT = "<agent>"
-
-
 @dataclass
 class Rating:
-    """A policy's place on a ladder: Elo, its 95% interval, and the games against each level."""
+    """A policy's place on a ladder: Elo, its 95% interval, and the games against each level.
+
+    ``elo`` is ``+inf`` when the policy won every game (``high`` is then ``inf`` and
+    ``low`` a one-sided 95% bound), ``-inf`` when it lost every game (the mirror
+    case); :meth:`describe` says which. ``top`` and ``bottom`` name the ladder's
+    highest and lowest levels.
+    """
 
     policy: str
     ladder: str
@@ -44,13 +51,35 @@ class Rating:
     games: int
     per_level: dict[str, list[int]] = field(default_factory=dict)  # level name -> [wins, draws, losses]
     interrupted: bool = False
+    top: str = ""
+    bottom: str = ""
 
     @property
     def half_width(self) -> float:
+        """Half the interval's width (infinite for a one-sided bound)."""
         return (self.high - self.low) / 2
 
+    @property
+    def bounded(self) -> bool:
+        """Whether the games bound the Elo on both sides."""
+        return math.isfinite(self.low) and math.isfinite(self.high)
+
+    def describe(self) -> str:
+        """The estimate in words: ``Elo +X (95% +L .. +H)``, or the one-sided bound and why there is no other."""
+        if self.elo == math.inf:
+            why = f"it won all {self.games} games"
+            if self.top in self.per_level:
+                return f"above the top of the ladder: Elo at least {self.low:+.0f} (one-sided 95%; {why}, {self.top}'s too)"
+            return f"Elo at least {self.low:+.0f} (one-sided 95%; {why}: no upper bound until it meets stronger levels)"
+        if self.elo == -math.inf:
+            why = f"it lost all {self.games} games"
+            if self.bottom in self.per_level:
+                return f"below the bottom of the ladder: Elo at most {self.high:+.0f} (one-sided 95%; {why}, {self.bottom}'s too)"
+            return f"Elo at most {self.high:+.0f} (one-sided 95%; {why}: no lower bound until it meets weaker levels)"
+        return f"Elo {self.elo:+.0f} (95% {self.low:+.0f} .. {self.high:+.0f})"
+
     def __str__(self) -> str:
-        head = f"{self.policy} on the {self.ladder} ladder: Elo {self.elo:+.0f} (95% {self.low:+.0f} .. {self.high:+.0f}), {self.games} games"
+        head = f"{self.policy} on the {self.ladder} ladder: {self.describe()}, {self.games} games"
         if self.interrupted:
             head += " (interrupted: the estimate so far)"
         lines = [head, f"  {'level':<16}{'wins':>6}{'draws':>7}{'losses':>8}"]
@@ -70,18 +99,60 @@ def _check(games: int, jobs: int, backend: str) -> None:
         raise ValueError(f"jobs must be an integer {limit}, got {jobs!r}")
 
 
-def estimate(table: list[Level], results: list[tuple[str, float]]) -> tuple[float, float]:
-    """The agent's Elo and 95% half-width from ``(level name, agent's score)`` results against fixed levels."""
-    played = sorted({name for name, _ in results})
-    fixed = {lv.name: lv.elo for lv in table if lv.name in played}
-    ratings = fit([AGENT, *played], [(AGENT, name, score) for name, score in results], fixed=fixed)
-    elo = float(ratings.elo[0])
-    return elo, Z95 * math.sqrt(ratings.cov[0, 0])
+def estimate(table: list[Level], per_level: dict[str, list[int]]) -> Estimate:
+    """The agent's Elo and 95% interval from its ``[wins, draws, losses]`` against each level, levels held fixed."""
+    elo = {lv.name: lv.elo for lv in table}
+    rows = [(elo[name], w + d + l, w + 0.5 * d) for name, (w, d, l) in per_level.items()]
+    return fit_against(*zip(*rows))
 
 
 def nearest(table: list[Level], elo: float) -> Level:
-    """The level whose published Elo is nearest ``elo`` (the weaker one on a tie)."""
+    """The level whose published Elo is nearest ``elo`` (the weaker one on a tie); ``+-inf``: the top or bottom level."""
+    if math.isinf(elo):
+        return _ends(table)[elo > 0]
     return min(table, key=lambda lv: (abs(lv.elo - elo), lv.elo))
+
+
+def _ends(table: list[Level]) -> tuple[Level, Level]:
+    """The lowest and highest rated levels (a build's early table may not list them in order)."""
+    return min(table, key=lambda lv: lv.elo), max(table, key=lambda lv: lv.elo)
+
+
+class Walk:
+    """``rate``'s choice of opponents and its running estimate, apart from how the games are played.
+
+    It starts at the middle level; :meth:`record` counts a game, :meth:`advance`
+    fits the games so far and moves to the level nearest the estimate. The coverage
+    simulation (``baselines/rate_coverage.py``) drives the same object with scores
+    drawn from the Elo model.
+    """
+
+    def __init__(self, table: list[Level]) -> None:
+        self.table = table
+        self.opponent = table[len(table) // 2]
+        self.per_level: dict[str, list[int]] = {}
+        self.games = 0
+
+    def record(self, score: float) -> None:
+        """One game against the current opponent: the agent's score, 1, 0.5 or 0."""
+        if score not in (0.0, 0.5, 1.0):
+            raise ValueError(f"a game's score is 0, 0.5 or 1, got {score!r}")
+        self.per_level.setdefault(self.opponent.name, [0, 0, 0])[{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
+        self.games += 1
+
+    def estimate(self) -> Estimate:
+        return estimate(self.table, self.per_level)
+
+    def advance(self) -> Estimate:
+        """The estimate from every game so far; the next opponent is the level nearest it."""
+        est = self.estimate()
+        self.opponent = nearest(self.table, est.elo)
+        return est
+
+    def rating(self, policy: str, ladder: str, est: Estimate, interrupted: bool = False) -> Rating:
+        per_level = {lv.name: list(self.per_level[lv.name]) for lv in self.table if lv.name in self.per_level}
+        bottom, top = _ends(self.table)
+        return Rating(policy, ladder, est.elo, est.low, est.high, self.games, per_level, interrupted, top.name, bottom.name)
 
 
 def rate(
@@ -111,17 +182,16 @@ def rate(
     name = spec_name(policy)
     rng = np.random.default_rng(seed)
     pairs = math.ceil(games / 2)
-    results: list[tuple[str, float]] = []
-    per_level: dict[str, list[int]] = {}
-    rating = Rating(name, ladder.name, math.nan, -math.inf, math.inf, 0)
-    opponent = table[len(table) // 2]
+    walk = Walk(table)
+    rating = walk.rating(name, ladder.name, Estimate(math.nan, -math.inf, math.inf))
     if save_games is not None:
         games_dir(save_games)
     bar = tqdm(total=2 * pairs, desc=f"rating {name}", disable=not progress)
     try:
         with Workers(jobs, backend) as workers:
-            while len(results) < 2 * pairs:
-                batch = min(jobs, pairs - len(results) // 2)
+            while walk.games < 2 * pairs:
+                opponent = walk.opponent
+                batch = min(jobs, pairs - walk.games // 2)
                 tasks = []
                 for _ in range(batch):
                     pair_seed = int(rng.integers(2**63))
@@ -130,31 +200,23 @@ def rate(
                         tasks.append(Task(policy, opponent.spec, a_first, pair_seed, (name, opponent.name), opening, 0))
                 players = (name, f"{opponent.name} ({opponent.spec})")
                 for result, record in play(workers, env_fn, tasks, lambda _: players):
-                    results.append((opponent.name, result.score))
+                    walk.record(result.score)
                     if save_games is not None:
-                        save(record, Path(save_games) / f"game-{len(results):04d}.sgf")
-                    per_level.setdefault(opponent.name, [0, 0, 0])[{1.0: 0, 0.5: 1, 0.0: 2}[result.score]] += 1
+                        save(record, Path(save_games) / f"game-{walk.games:04d}.sgf")
                     bar.update()
-                elo, half = estimate(table, results)
-                rating = Rating(name, ladder.name, elo, elo - half, elo + half, len(results), _ordered(per_level, table))
-                bar.set_postfix_str(f"Elo {elo:+.0f} ±{half:.0f}, next vs {nearest(table, elo).name}")
+                rating = walk.rating(name, ladder.name, walk.advance())
+                bar.set_postfix_str(f"{rating.describe()}, next vs {walk.opponent.name}")
                 if on_batch is not None:
                     on_batch(rating)
-                if precision is not None and half <= precision:
+                if precision is not None and rating.half_width <= precision:
                     break
-                opponent = nearest(table, elo)
     except KeyboardInterrupt:
         bar.close()
-        if not results:
+        if not walk.games:
             raise
-        elo, half = estimate(table, results)  # the games of an unfinished batch count too
-        return Rating(name, ladder.name, elo, elo - half, elo + half, len(results), _ordered(per_level, table), True)
+        return walk.rating(name, ladder.name, walk.estimate(), True)  # the games of an unfinished batch count too
     bar.close()
     return rating
-
-
-def _ordered(per_level: dict[str, list[int]], table: list[Level]) -> dict[str, list[int]]:
-    return {lv.name: list(per_level[lv.name]) for lv in table if lv.name in per_level}
 
 
 def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
 from boardgame_envs.ladder import LadderError, levels, rate
 from boardgame_envs.ladder import rating as rating_module
-from boardgame_envs.ladder.rating import estimate, nearest
+from boardgame_envs.ladder.games import GameResult
+from boardgame_envs.ladder.rating import Walk, estimate, nearest
 from boardgame_envs.policies import RandomPolicy
 
 
@@ -16,13 +20,19 @@ def test_levels_read_the_table(tiny_table):
         ("tiny/0", "random", 0.0), ("tiny/1", "greedy:epsilon=0.5", 200.0), ("tiny/2", "perfect", 400.0)]
     assert nearest(rows, 290).name == "tiny/1" and nearest(rows, 300).name == "tiny/1"  # a tie goes to the weaker
     assert nearest(rows, 301).name == "tiny/2"
+    assert nearest(rows, math.inf).name == "tiny/2" and nearest(rows, -math.inf).name == "tiny/0"  # a sweep: the end
 
 
 def test_estimate_against_fixed_levels_by_hand(tiny_table):
     rows = levels("tiny")
-    # 2 wins and 2 losses against the +200 level (plus its virtual draw): exactly +200.
-    elo, half = estimate(rows, [("tiny/1", 1.0), ("tiny/1", 1.0), ("tiny/1", 0.0), ("tiny/1", 0.0)])
-    assert elo == pytest.approx(200.0, abs=1e-3) and 100 < half < 800
+    # 2 wins and 2 losses against the +200 level: exactly +200, with no pull from virtual games.
+    est = estimate(rows, {"tiny/1": [2, 0, 2]})
+    assert est.elo == pytest.approx(200.0, abs=1e-3) and 100 < est.high - est.elo < 800
+    assert est.high - est.elo == pytest.approx(est.elo - est.low, abs=1e-3)  # an even score: a symmetric interval
+    # 2 losses against the middle level (the first pair of random on gomoku15, issue 30): no lower bound and an
+    # upper one a player would reach by losing both games 5% of the time, where a virtual draw used to say +1303.
+    lost = estimate(rows, {"tiny/1": [0, 0, 2]})
+    assert lost.elo == lost.low == -math.inf and 200 < lost.high < 500
 
 
 def test_rate_starts_in_the_middle_and_moves_towards_even_games(tiny_table):
@@ -36,8 +46,8 @@ def test_rate_starts_in_the_middle_and_moves_towards_even_games(tiny_table):
 
 
 def test_precision_stops_early(tiny_table):
-    r = rate("random", "tiny", games=400, precision=2000, progress=False)
-    assert r.games == 2 and r.half_width <= 2000
+    r = rate("random", "tiny", games=400, precision=2000, progress=False, seed=3)
+    assert r.bounded and r.half_width <= 2000 and r.games < 400
 
 
 def test_ctrl_c_returns_the_games_so_far(tiny_table, monkeypatch):
@@ -77,3 +87,76 @@ def test_unknown_game_level_and_policy():
         make_policy("level:go/1")
     with pytest.raises(PolicySpecError):
         rate("nonsense:x=1", "tictactoe")
+
+
+def _always(score):
+    """A stand-in for the games: the agent scores ``score`` in every one."""
+
+    def play(workers, env_fn, tasks, players=None):
+        for t in tasks:
+            yield GameResult(t.names[0], t.names[1], t.index, t.a_first, score, 0), None
+
+    return play
+
+
+@pytest.mark.parametrize(("score", "edge", "words"), [(1.0, "tiny/2", "above the top of the ladder: Elo at least"),
+                                                      (0.0, "tiny/0", "below the bottom of the ladder: Elo at most")])  # fmt: skip
+def test_a_clean_sweep_is_one_sided(tiny_table, monkeypatch, score, edge, words):
+    monkeypatch.setattr(rating_module, "play", _always(score))
+    r = rate("random", "tiny", games=10, progress=False)
+    assert not r.bounded and math.isinf(r.elo) and sum(r.per_level[edge]) == 8  # the first pair, then the end
+    head = str(r).splitlines()[0]
+    assert words in head and "one-sided 95%" in head and ".." not in head and f"{edge}'s too" in head
+    bound = r.low if score else r.high
+    assert f"{bound:+.0f}" in head
+
+
+def test_a_sweep_short_of_the_top_says_so(tiny_table, monkeypatch):
+    monkeypatch.setattr(rating_module, "play", _always(1.0))
+    r = rate("random", "tiny", games=2, progress=False)
+    assert list(r.per_level) == ["tiny/1"] and r.describe().startswith("Elo at least")
+    assert "no upper bound until it meets stronger levels" in r.describe()
+
+
+def _simulated_rating(walk_table, truth, games, rng):
+    """``rate``'s walk for an agent of Elo ``truth``, each game drawn from the Elo model (no draws)."""
+    walk = Walk(walk_table)
+    while walk.games < games:
+        p = 1 / (1 + 10 ** ((walk.opponent.elo - truth) / 400))
+        for _ in range(2):
+            walk.record(float(rng.random() < p))
+        est = walk.advance()
+    return est
+
+
+def test_a_perfect_player_above_the_ladder_gets_a_bound_not_an_interval():
+    table = levels("gomoku15")
+    est = _simulated_rating(table, table[-1].elo + 3000, 10, np.random.default_rng(0))
+    assert est.elo == est.high == math.inf and table[-2].elo < est.low < table[-1].elo + 400
+
+
+def test_ten_game_intervals_hold_the_truth():
+    """Coverage of the 95% interval on 10 games, on the shipped gomoku15 table (baselines/rate_coverage.py at scale).
+
+    Issue 30: random (level 0) got +849 (+572 .. +1126) from 10 games. 30 simulated ratings at each of 10 true
+    ratings from below the bottom to above the top; at 95% coverage, fewer than 88% hits has a chance under 0.01%.
+    """
+    table = levels("gomoku15")
+    rng = np.random.default_rng(2024)
+    truths = [-150.0, 0.0, 250.0, table[5].elo, 1500.0, table[8].elo, 2000.0, table[12].elo, 2850.0, 3100.0]
+    hits = [est.low <= t <= est.high for t in truths for est in (_simulated_rating(table, t, 10, rng) for _ in range(30))]
+    assert len(hits) == 300 and np.mean(hits) >= 0.88
+    random_ = [_simulated_rating(table, 0.0, 10, rng) for _ in range(30)]
+    assert sum(e.low <= 0 <= e.high for e in random_) >= 26
+
+
+def test_the_ends_are_found_by_elo_not_by_order(tiny_table):
+    """A build's early table may list two levels out of Elo order; a sweep still goes to the highest (lowest) rated."""
+    rows = levels("tiny")
+    shuffled = [rows[1], rows[2], rows[0]]
+    assert nearest(shuffled, math.inf).name == "tiny/2" and nearest(shuffled, -math.inf).name == "tiny/0"
+    walk = Walk(shuffled)
+    for _ in range(2):
+        walk.record(1.0)
+    r = walk.rating("x", "tiny", walk.advance())
+    assert walk.opponent.name == r.top == "tiny/2" and r.bottom == "tiny/0"

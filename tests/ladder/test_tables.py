@@ -3,6 +3,8 @@ the docs show them as they are."""
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 from pathlib import Path
 
@@ -20,6 +22,7 @@ def test_shipped_table_rates_the_ladder(name):
     assert [lv.spec for lv in rows] == list(LADDERS[name].specs)
     assert rows[0].elo == rows[0].low == rows[0].high == 0.0
     assert all(lv.low <= lv.elo <= lv.high and lv.games > 0 for lv in rows)
+    assert all(a.elo < b.elo for a, b in zip(rows, rows[1:]))  # a ladder: each level above the one before
     top = make_policy(f"level:{name}/{len(rows) - 1}", seed=0)
     assert hasattr(top, "act")
 
@@ -56,3 +59,83 @@ def test_report_rewrites_the_tables_between_the_markers(tmp_path, capsys):
     assert err.count("\n") == 1 and "has no ladder tables to update" in err
     assert report_main(["--docs", str(tmp_path / "missing.md")]) == 2 and "missing.md" in capsys.readouterr().err
     assert report_main([]) == 2 and capsys.readouterr().err.count("\n") == 1  # --docs is required: one line too
+
+
+def _set(path, value):
+    """A mutation of the tiny table: put ``value`` at ``path`` (keys and indices), or delete it if ``value`` is _DROP."""
+
+    def mutate(table):
+        *outer, last = path
+        node = table
+        for key in outer:
+            node = node[key]
+        if value is _DROP:
+            del node[last]
+        else:
+            node[last] = value
+
+    return mutate
+
+
+_DROP = object()
+
+
+@pytest.mark.parametrize(
+    ("mutate", "problem"),
+    [
+        (_set(("levels",), _DROP), "the field 'levels' is missing"),
+        (_set(("levels", 1, "elo"), _DROP), "level 1 has no 'elo'"),
+        (_set(("levels", 1, "elo"), "200"), "level 1's elo must be a finite number, got '200'"),
+        (_set(("levels", 1, "elo"), float("nan")), "level 1's elo must be a finite number, got nan"),
+        (_set(("levels", 2, "high"), float("inf")), "level 2's high must be a finite number, got inf"),
+        (_set(("levels", 1, "games"), True), "level 1's games must be a count"),
+        (_set(("levels", 1, "spec"), 7), "level 1's spec must be a non-empty string"),
+        (_set(("levels", 2, "elo"), 150.0), "level 2's interval 360.0 .. 440.0 does not hold its Elo 150.0"),
+        (_set(("levels", 0, "elo"), 10.0), "level 0's interval 0.0 .. 0.0 does not hold its Elo 10.0"),
+        (_set(("levels", 0), {"spec": "random", "elo": 5.0, "low": 0.0, "high": 10.0, "games": 1}),
+         "level 0 must be pinned at 0 Elo, got 5.0"),
+        (_set(("levels", 2, "spec"), "random"), "level 2 (random) is a duplicate of level 0"),
+        (_set(("levels",), []), "it lists no levels"),
+        (_set(("levels", 0), [1, 2]), "level 0 is not an object"),
+        (_set(("games",), "many"), "'games' must be an integer"),
+        (_set(("adjacent",), []), "it has 0 steps for 3 levels"),
+        (_set(("adjacent", 1, "half_width"), None), "step 1 -> 2's half_width must be a finite number, got None"),
+        (_set(("adjacent", 0, "to"), "perfect"), "step 0 -> 1 joins 'random' to 'perfect'"),
+        (_set(("target_half_width",), -5), "'target_half_width' must be a positive number"),
+    ],
+)  # fmt: skip
+def test_a_corrupt_table_is_refused_in_one_line(tiny_table, data_dir, mutate, problem):
+    from boardgame_envs.ladder import LadderError
+    from boardgame_envs.ladder.table import TableError
+
+    table = copy.deepcopy(tiny_table)
+    mutate(table)
+    path = data_dir / "tiny.json"
+    path.write_text(json.dumps(table))  # NaN and Infinity as Python's json writes them, which it also reads back
+    with pytest.raises(TableError) as caught:
+        levels("tiny")
+    message = str(caught.value)
+    assert isinstance(caught.value, (LadderError, ValueError)) and "\n" not in message
+    assert message.startswith(f"the ladder table {path} is corrupt: ") and problem in message
+
+
+def test_a_table_that_is_not_json_or_not_an_object(tiny_table, data_dir):
+    from boardgame_envs.ladder.table import TableError
+
+    path = data_dir / "tiny.json"
+    path.write_text('{"levels": [')
+    with pytest.raises(TableError, match=f"the ladder table {path} is not valid JSON .* at line 1"):
+        levels("tiny")
+    path.write_text("[1, 2]")
+    with pytest.raises(TableError, match="it holds a JSON list, not an object"):
+        format_table("tiny")
+
+
+def test_the_command_line_says_a_corrupt_table_in_one_line(tiny_table, data_dir, capsys):
+    from boardgame_envs.cli import main
+
+    tiny_table["levels"][1]["elo"] = float("nan")
+    (data_dir / "tiny.json").write_text(json.dumps(tiny_table))
+    assert main(["ladder", "tiny"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "level 1's elo must be a finite number, got nan" in err
