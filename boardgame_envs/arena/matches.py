@@ -14,16 +14,20 @@ it, and results are taken in game order, so a match's result (an SPRT's
 stopping point included) does not depend on ``jobs``, on the backend, or on
 the order games finish in.
 
-A policy that returns an illegal move, or raises
-:class:`~boardgame_envs.policies.base.Forfeit` (an external engine's crash,
-timeout or protocol fault), loses that game (the record says so, as
-PettingZoo's illegal-move wrapper would); a policy that raises anything else stops the match
-with :class:`PolicyError`, naming the policy and the position. Ctrl-C stops
-the workers and returns the games finished so far (``result.interrupted``).
+Each game is refereed by :mod:`boardgame_envs.arena.referee`: a policy acts on a
+copy of the state; an illegal move or a :class:`~boardgame_envs.policies.base.Forfeit`
+(an external engine's crash, timeout or bad answer) loses that game, and the
+summary counts those losses by fault; a policy that raises anything else stops
+the match with :class:`~boardgame_envs.arena.referee.PolicyError`, naming the
+policy and the position. A worker process that dies twice on a game stops it
+with :class:`~boardgame_envs.arena.backends.WorkerError`, naming the game: never
+a hang. Ctrl-C stops the workers and returns the games finished so far
+(``result.interrupted``).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Iterator
@@ -77,6 +81,15 @@ class MatchResult:
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
+    def faults(self) -> dict[str, int]:
+        """Games lost by a fault, by kind (``"illegal move"``, ``"timeout"``, ``"crash"``, ...), most frequent first."""
+        counts: dict[str, int] = {}
+        for r in self.records:
+            if r.forfeit:
+                kind = r.fault or "forfeit"
+                counts[kind] = counts.get(kind, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
     def pentanomial(self) -> list[int]:
         """Completed pairs by A's points in the pair: 0, 1/2, 1, 3/2, 2 (pair matches only)."""
         counts = [0] * 5
@@ -117,9 +130,16 @@ class MatchResult:
         for seat, (w, d, l) in self.by_seat.items():
             lines.append(f"  {seat:<{width}}{w:>6}{d:>7}{l:>8}")
         lines.append(f"  {'total':<{width}}{self.wins:>6}{self.draws:>7}{self.losses:>8}")
-        forfeits = sum(r.forfeit for r in self.records)
-        if forfeits:
-            lines.append(f"  {forfeits} game(s) lost by an illegal move (see the records)")
+        faults = self.faults()
+        if len(faults) == 1:
+            (kind, count), = faults.items()
+            lines.append(f"  {count} game(s) lost by {_article(kind)} (see the records)")
+        elif faults:
+            kinds = ", ".join(f"{count} by {_article(kind)}" for kind, count in faults.items())
+            lines.append(f"  {sum(faults.values())} game(s) lost by a fault: {kinds} (see the records)")
+        glitches = sum(sum(r.glitches) for r in self.records)
+        if glitches:
+            lines.append(f"  {glitches} engine glitch(es) recovered without a forfeit")
         if self.pairs:
             lines.append(f"  pairs by {self.name_a}'s points 0, 1/2, 1, 3/2, 2: {self.pentanomial()}")
         lines.append(f"  score {s:.3f} (95% {lo:.3f}..{hi:.3f}); Elo {e:+.0f} (95% {elo_lo:+.0f}..{elo_hi:+.0f})")
@@ -129,6 +149,11 @@ class MatchResult:
             lines.append(f"  {self.sprt}: LLR {self.llr:+.2f} ({lower:+.2f}, {upper:+.2f}): "
                          f"{verdict.get(self.decision or '', 'no decision yet')}")  # fmt: skip
         return "\n".join(lines)
+
+
+def _article(kind: str) -> str:
+    """``"an illegal move"``, ``"a timeout"``: a fault kind in a sentence."""
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
 
 
 def elo_from_score(score: float) -> float:
@@ -206,7 +231,7 @@ def match(
     if save_games is not None:
         games_dir(save_games)
     bar = tqdm(total=games, desc=f"{names[0]} vs {names[1]}", disable=not progress, leave=False)
-    outcomes = run_tasks(play_task, tasks, jobs, backend)
+    outcomes = run_tasks(play_task, tasks, jobs, backend, functools.partial(describe_game, games))
     try:
         for task, record in zip(tasks, outcomes):
             _count(result, task, record)
@@ -221,6 +246,12 @@ def match(
         outcomes.close()  # stops the workers: at the end, on an SPRT decision, on Ctrl-C or an error
         bar.close()
     return result
+
+
+def describe_game(games: int, index: int, task: GameTask) -> str:
+    """How an error names a match game: ``game 3 of 8 (random black, mcts white)``."""
+    black, white = task.names if task.a_black else task.names[::-1]
+    return f"game {index + 1} of {games} ({black} black, {white} white)"
 
 
 def _count(result: MatchResult, task: GameTask, record: GameRecord) -> None:

@@ -4,11 +4,19 @@
 empty board) and returns its :class:`~boardgame_envs.arena.records.GameRecord`;
 :func:`play_task` is the same for one game of a match, in a worker.
 
+The referee's state changes only through the env's ``step``: each policy is
+handed a **clone** of the state (``state.clone()``), and the action it returns
+is checked and played on the referee's own state. A policy that writes on what
+it was handed changes nothing but its copy, so every result is one the rules
+produced.
+
 A policy that returns an illegal move, or raises
 :class:`~boardgame_envs.policies.base.Forfeit` (an external engine's crash,
-timeout or protocol fault), loses that game (the record says so, as
-PettingZoo's illegal-move wrapper would); a policy that raises anything else stops the match
-with :class:`PolicyError`, naming the policy and the position.
+timeout or bad answer), loses that game; the record names the fault
+(:attr:`GameRecord.fault`: ``"illegal move"``, ``"timeout"``, ``"crash"``,
+``"bad answer"``, else ``"forfeit"``). A policy that raises anything else, or
+``SystemExit``, stops the match with :class:`PolicyError`, naming the policy
+and the position.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs import openings as opening_sets
+from boardgame_envs.arena.backends import ArenaError
 from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import IllegalMoveError
@@ -30,8 +39,30 @@ from boardgame_envs.policies.registry import make_policy, spec_name
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 
 
-class PolicyError(RuntimeError):
+# The fault kinds of the Gomocup engine layer's exceptions, by class name, for exceptions
+# that carry no ``kind`` attribute (keyed by name so that this module imports no engine code).
+FAULT_KINDS = {
+    "EngineTimeout": "timeout",
+    "EngineCrashed": "crash",
+    "EngineProtocolError": "bad answer",
+    "EngineIllegalMove": "illegal move",
+    "IllegalMoveError": "illegal move",
+}
+
+
+class PolicyError(ArenaError):
     """A policy raised instead of choosing a move; the message names the policy and the position."""
+
+
+def fault_kind(exc: BaseException) -> str:
+    """What kind of fault a :class:`Forfeit` is: its ``kind`` attribute, else its class's, else ``"forfeit"``."""
+    kind = getattr(exc, "kind", None)
+    if isinstance(kind, str) and kind:
+        return kind
+    for cls in type(exc).__mro__:
+        if cls.__name__ in FAULT_KINDS:
+            return FAULT_KINDS[cls.__name__]
+    return "forfeit"
 
 
 def play_record(
@@ -43,10 +74,14 @@ def play_record(
     ``opening``: anything ``reset(options={"opening": ...})`` accepts (moves, a
     list of actions, an :class:`~boardgame_envs.openings.Opening`, a built-in name).
 
-    An illegal move ends the game, lost by the policy that chose it (a raw env,
-    which raises on illegal moves, raises :class:`IllegalMoveError`), and so does a
+    Each policy acts on a clone of the state. An illegal move ends the game, lost by
+    the policy that chose it (a raw env, which raises on illegal moves, raises
+    :class:`IllegalMoveError`), and so does a
     :class:`~boardgame_envs.policies.base.Forfeit` (an external engine's fault);
-    any other exception from a policy becomes a :class:`PolicyError`.
+    any other exception from a policy, ``SystemExit`` included, becomes a
+    :class:`PolicyError`. A policy's ``glitches`` counter (an engine's recovered
+    protocol glitches), where it has one, is read before and after the game into
+    :attr:`GameRecord.glitches`.
     """
     env = env_fn()
     raw = env.unwrapped
@@ -62,6 +97,22 @@ def play_record(
         moves=list(opening.moves) if opening is not None else [], winner=0,
         opening=opening.name if opening is not None else "", opening_moves=len(opening.moves) if opening else 0,
     )  # fmt: skip
+    glitches_before = [_glitches(black), _glitches(white)]
+    try:
+        _play_out(env, state, players, record, strict)
+    finally:
+        record.glitches = (_glitches(black) - glitches_before[0], _glitches(white) - glitches_before[1])
+    return record
+
+
+def _glitches(policy: Any) -> int:
+    count = getattr(policy, "glitches", 0)
+    return int(count) if isinstance(count, (int, np.integer)) and not isinstance(count, bool) else 0
+
+
+def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record: GameRecord, strict: bool) -> None:
+    """Play ``env`` to the end from where it is, writing the moves and the result into ``record``."""
+    game, n = state.game, state.game.size
     for agent in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
@@ -70,12 +121,13 @@ def play_record(
         policy, name = players[agent]
         color = COLOR_NAMES[state.to_move]
         try:
-            action = policy.act(env)
+            action = policy.act(state.clone())  # a copy: what a policy writes on it changes nothing here
         except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: its loss
-            record.winner, record.forfeit = WHITE if state.to_move == BLACK else BLACK, True
-            record.reason = f"{color} ({name}) forfeits: {exc}"
-            return record
-        except Exception as exc:
+            kind = fault_kind(exc)
+            record.winner, record.forfeit, record.fault = WHITE if state.to_move == BLACK else BLACK, True, kind
+            record.reason = f"{color} ({name}) forfeits ({kind}): {exc}"
+            return
+        except (Exception, SystemExit) as exc:  # SystemExit too: a policy does not get to end the match's process
             where = " ".join(point_name(a, n) for a in record.moves) or "the empty board"
             raise PolicyError(
                 f"policy {name!r} ({color}) raised {type(exc).__name__}: {exc}; position after: {where}"
@@ -85,8 +137,9 @@ def play_record(
             if strict:
                 raise IllegalMoveError(f"{color} ({name}) played an illegal move: {reason}")
             record.winner, record.forfeit = WHITE if state.to_move == BLACK else BLACK, True
+            record.fault = "illegal move"
             record.reason = f"{color} ({name}) played an illegal move and loses: {reason}"
-            return record
+            return
         record.moves.append(int(action))
         env.step(int(action))
     record.winner = int(state.winner)
@@ -94,7 +147,6 @@ def play_record(
         record.reason = f"{COLOR_NAMES[record.winner]} makes {game.win_length} in a row"
     else:
         record.reason = "draw: the board is full" if state.num_moves == game.num_actions else "draw: black has no legal move"
-    return record
 
 
 def play_game(env_fn: Callable[[], Any], first: Any, second: Any, opening: Any = None) -> tuple[int, list[int]]:
@@ -123,6 +175,17 @@ def play_task(task: GameTask) -> GameRecord:
     seed_a, seed_b = (int(s) for s in rng.integers(2**31, size=2))
     a, b = make_policy(task.spec_a, seed=seed_a), make_policy(task.spec_b, seed=seed_b)
     name_a, name_b = task.names
-    if task.a_black:
-        return play_record(task.env_fn, a, b, (name_a, name_b), task.opening)
-    return play_record(task.env_fn, b, a, (name_b, name_a), task.opening)
+    try:
+        if task.a_black:
+            return play_record(task.env_fn, a, b, (name_a, name_b), task.opening)
+        return play_record(task.env_fn, b, a, (name_b, name_a), task.opening)
+    finally:
+        close_policy(a)
+        close_policy(b)
+
+
+def close_policy(policy: Any) -> None:
+    """End what a policy built for one game holds (an engine's process), if it has a ``close``."""
+    close = getattr(policy, "close", None)
+    if callable(close):
+        close()

@@ -16,6 +16,9 @@ check it is consistent); after each round the ratings are refitted
 The games are the same whatever ``--jobs`` and ``--backend`` (local processes or
 Ray, joined through ``RAY_ADDRESS`` on a cluster): each game's seed and opening
 come from its two specs and its number, and results are taken in game order.
+A worker that dies on a game (twice: it is played once more first) stops the run
+with one line naming the game (:class:`~boardgame_envs.arena.backends.WorkerError`);
+the games logged before it stay, so the next run plays on from there.
 ``--save-games DIR`` also writes each game played as SGF
 (:func:`record_path`); the games already in the log are not played again.
 """
@@ -33,7 +36,7 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from boardgame_envs.arena.backends import BACKENDS, Workers, check_backend
+from boardgame_envs.arena.backends import BACKENDS, ArenaError, Workers, check_backend
 from boardgame_envs.arena.records import games_dir, save
 from boardgame_envs.ladder.elo import Ratings, fit
 from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_task, missing, play, read_log, trim_torn_line
@@ -217,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
+    except ArenaError as exc:  # a level's policy failed, or its worker died twice: the log keeps the games so far
+        print(f"{parser.prog}: {exc}", file=sys.stderr)
+        return 1
     from boardgame_envs.ladder.report import format_table
 
     try:

@@ -123,7 +123,8 @@ def play(
     ``players(task)``: the names the record gives ``a`` and ``b`` (default: the task's names).
     """
     jobs = [(env_fn, task, players(task) if players else None) for task in tasks]
-    for task, record in zip(tasks, workers.run(_play, jobs)):
+    named = lambda i, job: f"game {job[1].index} of {job[1].names[0]} against {job[1].names[1]}"  # noqa: E731
+    for task, record in zip(tasks, workers.run(_play, jobs, named)):
         yield result_of(task, record), record
 
 

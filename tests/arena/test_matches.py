@@ -60,10 +60,10 @@ def test_an_illegal_move_punished_by_the_wrapper_loses():
 
         name = "occupier"
 
-        def act(self, env):
-            return int(env.unwrapped.game_state.last_move)
+        def act(self, state):
+            return int(state.last_move)
 
-    first = type("Centre", (), {"name": "centre", "act": lambda self, env: 4})()
+    first = type("Centre", (), {"name": "centre", "act": lambda self, state: 4})()
     # Under env() an illegal move loses (as PettingZoo's wrapper scores it), not a draw; the
     # moves stay the legal ones, so that they replay (the record's reason names the bad move).
     assert play_game(tictactoe_v0.env, first, Occupier()) == (1, [4])
