@@ -9,8 +9,8 @@ import sys
 from typing import Any
 
 from boardgame_envs.cliargs import OneLineParser, PolicyList, add_game_arguments, game_env_fn, policy_arg, say_interrupted
-from boardgame_envs.policies.gomocup import EngineError
 from boardgame_envs.policies.registry import make_policy
+from boardgame_envs.ui.escape import printable
 
 
 def check_fits(policy: Any, env: Any) -> None:
@@ -102,9 +102,11 @@ def replay_record(args: argparse.Namespace) -> int:
     if args.gif:
         from boardgame_envs.games.mnk import MNKGame
         from boardgame_envs.render import animate
+        from boardgame_envs.ui.replay import summary
 
+        check_writable(args.gif)
         animate(record.moves, MNKGame(record.board_size, record.win_length, record.rule), args.gif)
-        print(f"wrote {args.gif}: {len(record.moves) + 1} frames, {record.result}")
+        print(f"wrote {args.gif}: {len(record.moves) + 1} frames, {summary(record)}")
         return 0
     if args.moves is None and sys.stdin.isatty():
         replay_terminal(record)
@@ -135,17 +137,32 @@ def replay(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {args.file!r}: {exc}") from None
+    from boardgame_envs.ui.replay import result_line
+
     moves = parse_moves(text, game.size)
     board = Board.from_moves(game, moves)  # an illegal move: IllegalMoveError (a ValueError) naming it
+    state = board.to_state()
+    # The same result line as an SGF record's; an unfinished list says whose move it is.
+    status = result_line(game, state.winner, state.num_moves) if state.terminal else board.status()
     if args.gif:
+        check_writable(args.gif)
         animate(moves, game, args.gif)
-        print(f"wrote {args.gif}: {len(moves) + 1} frames, {board.status()}")
+        print(f"wrote {args.gif}: {len(moves) + 1} frames, {status}")
         return 0
     from boardgame_envs.envs.text import render_ansi
 
-    print(render_ansi(board.to_state()))
-    print(f"{board.title()}: {board.status()}")
+    print(render_ansi(state))
+    print(f"{board.title()}: {status}")
     return 0
+
+
+def check_writable(path: str) -> None:
+    """Refuse an output file whose folder does not exist, before any work (one line, not a traceback)."""
+    from pathlib import Path
+
+    folder = Path(path).expanduser().parent
+    if not folder.is_dir():
+        raise ValueError(f"cannot write {path}: there is no folder {folder}")
 
 
 def pbrain(args: argparse.Namespace) -> int:
@@ -163,9 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="play one game between two built-in policies and print it")
     add_game_arguments(d, default="gomoku")
-    d.add_argument("--first", default="mcts", type=policy_arg, metavar="POLICY")
-    d.add_argument("--second", default="random", type=policy_arg, metavar="POLICY")
-    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--first", default="mcts", type=policy_arg, metavar="POLICY",
+                   help="the policy that moves first (black): any spec, e.g. alphabeta:nodes=4000 (default mcts)")
+    d.add_argument("--second", default="random", type=policy_arg, metavar="POLICY",
+                   help="the policy that moves second (white) (default random)")
+    d.add_argument("--seed", type=int, default=0, help="seeds both policies (the second gets SEED + 1; default 0)")
     d.set_defaults(func=demo)
     p = sub.add_parser("play", help="play against a built-in policy in the terminal (or a window: --gui)")
     add_game_arguments(p)
@@ -204,10 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--moves", type=int, metavar="K", help="SGF: print the position after K moves and exit")
     rp.add_argument("--gif", metavar="OUT", help="write the game as an animation (.gif, .png, .webp; .mp4 with the video extra)")
     rp.set_defaults(func=replay)
-    lad = sub.add_parser("ladder", help="print a game's calibrated ladder: levels, Elo, 95% intervals")
+    lad = sub.add_parser("ladder", help="print a game's calibrated ladder: levels, Elo, 95%% intervals")
     ladder_cli.add_ladder_arguments(lad)
     lad.set_defaults(func=ladder_with_networks)
-    r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95% interval")
+    r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95%% interval")
     ladder_cli.add_rate_arguments(r)
     r.set_defaults(func=ladder_cli.run_rate)
     # Listed for -h; main() hands `bench ...` to the benchmark runner before this parser sees it.
@@ -226,6 +245,7 @@ def ladder_with_networks(args: argparse.Namespace) -> int:
     from boardgame_envs.ladder import cli as ladder_cli
     from boardgame_envs.ladder.ladders import ladder_for
 
+    ladder_cli.resolve_rule(args)
     status = ladder_cli.run_ladder(args)
     lines = rated_on(ladder_for(args.game, args.rule, args.board_size).name, markdown=args.markdown)
     if lines:
@@ -246,15 +266,44 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     try:
         return int(args.func(args) or 0)
-    except ValueError as exc:  # bad user input: one line, no traceback
-        print(f"boardgame-envs: error: {exc}", file=sys.stderr)
-        return 2
-    except EngineError as exc:  # an external engine failed: one line too
-        print(f"boardgame-envs: engine error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         say_interrupted()
         return 130
+    except Exception as exc:
+        kind = expected_error(exc)
+        if kind is None:  # a bug: its traceback is what helps
+            raise
+        print(f"boardgame-envs: {kind}: {printable(one_line(exc))}", file=sys.stderr)
+        return 2
+
+
+def expected_error(exc: BaseException) -> str | None:
+    """How to name ``exc`` on its one line when it is a failure the package expects (bad input, a file that
+    cannot be read or written, an engine or a worker that failed), else None.
+
+    The package's input errors are ``ValueError`` subclasses (PolicySpecError, IllegalMoveError,
+    CheckpointError, LadderError, RecordError, ...); files fail with ``OSError``. Engine and worker
+    errors are looked up only in modules already loaded: if a module is not loaded, it raised nothing.
+    """
+    if isinstance(exc, ValueError):
+        return "error"
+    for module, name, kind in (("boardgame_envs.gomocup.process", "EngineError", "engine error"),
+                               ("boardgame_envs.arena.backends", "ArenaError", "error")):  # fmt: skip
+        cls = getattr(sys.modules.get(module), name, None)
+        if cls is not None and isinstance(exc, cls):
+            return kind
+    if isinstance(exc, OSError):
+        return "error"
+    return None
+
+
+def one_line(exc: BaseException) -> str:
+    """The message of ``exc`` on one line (an ``OSError`` as its reason and file name, without ``[Errno N]``)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        text = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    else:
+        text = str(exc) or type(exc).__name__
+    return " ".join(text.split())
 
 
 if __name__ == "__main__":

@@ -144,3 +144,12 @@ def test_the_replay_hint_of_a_gomoku_run_is_a_command_that_works(capsys, tmp_pat
     monkeypatch.setattr("boardgame_envs.ui.terminal.play_terminal", play_terminal)
     assert main(command[1:]) == 0  # the checkpoint fits the board the hint names
     assert (seen["game"].size, seen["game"].win_length) == (5, 4) and seen["opponent"].game == seen["game"]
+
+
+def test_a_fresh_train_says_it_starts_a_new_run(capsys, tmp_path):
+    pytest.importorskip("torch")
+    out = str(tmp_path / "run")
+    assert main(["train", "tictactoe", "--iterations", "1", "--out", out, "--no-progress", *TINY]) == 0
+    printed = capsys.readouterr().out
+    assert f"starting a new run in {out}" in printed and "(now 1, a new run)" in printed
+    assert "resumed from 0" not in printed

@@ -92,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"resuming from iteration {start} ({config.out}/latest.pt)", flush=True)
     elif trainer.saved_warm is not None and not trainer.warm["done"]:
         print(f"resuming the warm start ({config.out}/latest.pt)", flush=True)
+    fresh = not start and trainer.saved_warm is None  # nothing in out/ to resume
+    if fresh:
+        print(f"starting a new run in {config.out}", flush=True)
     try:
         rows = trainer.train()
     except KeyboardInterrupt:
@@ -104,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
             where = f"checkpoint of the warm start ({done}) is kept ({config.out}/latest.pt)"
         say_interrupted(f"interrupted; {where}")
         return 130
-    print(f"{len(rows)} iterations (now {trainer.iteration}, resumed from {start}); {trainer.games_played} self-play games")
+    since = f"resumed from {start}" if start else "a new run" if fresh else "resumed the warm start"
+    print(f"{len(rows)} iterations (now {trainer.iteration}, {since}); {trainer.games_played} self-play games")
     for key, value in (rows[-1] if rows else {}).items():
         if key.startswith(("score_vs", "elo_vs", "loss")):
             print(f"  {key}: {value:.3f}")

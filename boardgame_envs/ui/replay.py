@@ -3,17 +3,20 @@
 Enter or ``n`` shows the next move, ``p`` the previous one, a number jumps to
 the position after that many moves, ``q`` (or the end of input) quits. The
 board is the env's ``ansi`` rendering; :func:`position` gives the game state
-after any number of moves, for other viewers.
+after any number of moves, for other viewers. Everything printed from the file
+(names, opening, comments) goes through :func:`~boardgame_envs.ui.escape.printable`,
+so a record cannot send escape sequences to the terminal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.envs.text import render_ansi
 from boardgame_envs.games.mnk import GameState, MNKGame
 from boardgame_envs.games.notation import point_name
-from boardgame_envs.arena.records import GameRecord
+from boardgame_envs.ui.escape import printable
 
 KEYS = "Enter/n: next, p: previous, NUMBER: go to move, q: quit"
 
@@ -28,12 +31,25 @@ def position(record: GameRecord, moves: int) -> GameState:
     return state
 
 
+def result_line(game: MNKGame, winner: int, moves: int) -> str:
+    """How a game ended, the one form for a record and a move list: ``Black wins · 11 moves``, ``Draw · 9 moves``."""
+    who = "Draw" if winner == 0 else f"{game.color_name(winner).capitalize()} wins"
+    return f"{who} · {moves} moves"
+
+
+def summary(record: GameRecord) -> str:
+    """The record's result line, with its reason in words when it has one."""
+    game = MNKGame(record.board_size, record.win_length, record.rule)
+    line = result_line(game, record.winner, len(record.moves))
+    return printable(f"{line}: {record.reason}" if record.reason else line)
+
+
 def header(record: GameRecord) -> str:
     """Who played, from which opening, and how it ended, in two lines."""
     opening = f", opening {record.opening or 'given'} ({record.opening_moves} moves)" if record.opening_moves else ""
     game = f"{record.board_size}x{record.board_size} {record.rule}" + (
         f", {record.win_length} in a row" if record.win_length != 5 else "")  # fmt: skip
-    return f"black {record.black} - white {record.white}: {game}{opening}\nresult {record.result}: {record.reason}"
+    return printable(f"black {record.black} - white {record.white}: {game}{opening}") + "\n" + summary(record)
 
 
 def frame(record: GameRecord, moves: int) -> str:
@@ -45,7 +61,7 @@ def frame(record: GameRecord, moves: int) -> str:
     else:
         color = "black" if moves % 2 else "white"
         last = f"{color} {point_name(record.moves[moves - 1], n)}" + (" (opening)" if moves <= record.opening_moves else "")
-    return f"{render_ansi(state)}\nmove {moves}/{total}: {last}" + (f"\n{record.reason}" if moves == total else "")
+    return f"{render_ansi(state)}\nmove {moves}/{total}: {last}" + (f"\n{printable(record.reason)}" if moves == total else "")
 
 
 def replay_terminal(
