@@ -15,8 +15,10 @@ board size. Built-in sets (:data:`NAMES`) ship as text files in
 ``balanced15`` and ``balanced9`` hold short freestyle openings chosen to be
 balanced for the built-in search (see ``baselines/balanced_openings.py`` and
 ``docs/evaluation.md`` for how). :func:`resolve` turns what a user gives (a set
-name, a file, a list) into openings; :func:`opening_moves` reads the
-``options={"opening": ...}`` of an env's ``reset``. This module imports only
+name, a file, a list) into openings; :func:`as_opening` reads one, as the
+``options={"opening": ...}`` of an env's ``reset``. Bytes are refused with a
+TypeError (``b"e5"`` is not two actions), and a file's board size is at most 19
+(renju notation's columns a..s). This module imports only
 :mod:`boardgame_envs.games`, so the envs can use it.
 """
 
@@ -31,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.notation import parse_point, point_name
+from boardgame_envs.games.notation import COLUMNS, parse_point, point_name
 
 NAMES = ("rif26", "balanced15", "balanced9")
 _POINT_LIKE = re.compile(r"^\s*[a-z]\d{1,2}\s*$", re.IGNORECASE)
@@ -76,6 +78,9 @@ def parse_set(text: str, board_size: int | None = None, source: str = "<text>") 
                 raise OpeningError(f"{source} holds openings for {declared}x{declared}, not {board_size}x{board_size}")
             size = declared
     size = 15 if size is None else size
+    if not 1 <= size <= len(COLUMNS):
+        raise OpeningError(f"{source}: board size {size} is not supported; openings are written in renju notation, "
+                           f"for boards up to {len(COLUMNS)}x{len(COLUMNS)}")  # fmt: skip
     openings = []
     for number, line in enumerate(lines, 1):
         body = line.split("#", 1)[0].strip()
@@ -136,6 +141,7 @@ def resolve(spec: Any, board_size: int) -> list[Opening]:
     List items may be :class:`Opening` objects, move strings (``"h8 h9 i9"``) or
     sequences of actions. An empty result is an error.
     """
+    _refuse_bytes(spec)
     if isinstance(spec, (str, os.PathLike)):
         if isinstance(spec, str) and spec in NAMES:
             openings = load(spec)
@@ -159,6 +165,7 @@ def resolve(spec: Any, board_size: int) -> list[Opening]:
 
 def as_opening(spec: Any, board_size: int) -> Opening:
     """One opening from an :class:`Opening`, a name, a move string or a sequence of actions / point names."""
+    _refuse_bytes(spec)
     if isinstance(spec, Opening):
         if spec.board_size != board_size:
             raise OpeningError(f"opening {spec} is for {spec.board_size}x{spec.board_size}, not {board_size}x{board_size}")
@@ -190,6 +197,13 @@ def as_opening(spec: Any, board_size: int) -> Opening:
     raise OpeningError(
         f"an opening must be moves such as 'h8 h9 i9', a list of actions, an Opening or a built-in name; got {spec!r}"
     )
+
+
+def _refuse_bytes(spec: Any) -> None:
+    """Bytes are a sequence of small integers: ``b"e5"`` would read as the actions 101 and 53. Refuse them."""
+    if isinstance(spec, (bytes, bytearray, memoryview)):
+        raise TypeError(f"an opening is text or a list of actions, not {type(spec).__name__} ({bytes(spec)[:20]!r}); "
+                        f"decode it first")  # fmt: skip
 
 
 def _first_bad_point(text: str, board_size: int) -> str:

@@ -82,3 +82,21 @@ def test_balanced_sets_are_distinct_legal_openings_near_the_centre(name, size):
         env = gomoku_v0.raw_env(board_size=size, rule="freestyle")
         env.reset(options={"opening": o.name})  # built-in names resolve on their board size
         assert env.unwrapped.game_state.num_moves == len(o.moves)
+
+
+def test_bytes_are_a_type_error_not_a_list_of_actions():
+    # b"e5" is the integers 101 and 53: as a sequence it would have opened with two stones.
+    for spec in (b"e5", bytearray(b"e5")):
+        with pytest.raises(TypeError, match="not (bytes|bytearray) .*decode it first"):
+            openings.as_opening(spec, 15)
+    with pytest.raises(TypeError, match="not bytes"):
+        openings.resolve([b"h8"], 15)
+    env = gomoku_v0.raw_env(rule="renju")
+    with pytest.raises(TypeError, match="not bytes"):
+        env.reset(options={"opening": b"e5"})
+
+
+@pytest.mark.parametrize("size", [20, 0, 10**12])
+def test_a_header_board_size_beyond_renju_notation_is_one_line(size):
+    with pytest.raises(OpeningError, match=rf"^mine.txt: board size {size} is not supported; .* up to 19x19$"):
+        openings.parse_set(f"# board_size: {size}\ne5\n", source="mine.txt")
