@@ -150,3 +150,49 @@ def test_an_opponent_forfeit_ends_the_game():
         assert gui.moves == [] and not gui.over
     finally:
         gui.close()
+
+
+def test_every_flipped_frame_shows_the_buttons_and_an_idle_window_draws_nothing(ttt, monkeypatch):
+    from boardgame_envs.ui.gui import BUTTON_FACE, BUTTON_OFF
+
+    gui = ttt
+    flipped = []
+    real_flip = pygame.display.flip
+
+    def flip():
+        surface = pygame.display.get_surface()
+        # The left edge of each button (its text is in the middle): the button's face, never the bare bar.
+        faces = [tuple(surface.get_at((box.left + 3, box.centery)))[:3] for _, _, box in
+                 gui._buttons(surface.get_width(), surface.get_height() - 48)]  # fmt: skip
+        flipped.append(faces)
+        real_flip()
+
+    monkeypatch.setattr(pygame.display, "flip", flip)
+    gui.tick()
+    for cell in (4, 3):
+        _click(gui, *gui.pixel_of(cell))
+        gui.wait()
+    _key(gui, "u")
+    assert flipped and all(face in (BUTTON_FACE, BUTTON_OFF) for faces in flipped for face in faces)
+    drawn = gui.frames_drawn
+    for _ in range(20):  # idle: no event, nothing thinking
+        gui.tick()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=gui.pixel_of(4), rel=(0, 0), buttons=(0, 0, 0)))
+    gui.tick()  # the mouse over an occupied point: no ghost, so the picture is the same
+    assert gui.frames_drawn == drawn and len(flipped) == drawn
+
+
+def test_the_run_loop_sleeps_in_event_wait_when_idle(ttt, monkeypatch):
+    gui = ttt
+    waits = []
+    real_wait = pygame.event.wait
+
+    def wait(timeout=0):
+        waits.append(timeout)
+        if len(waits) == 5:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+        return real_wait(1)
+
+    monkeypatch.setattr(pygame.event, "wait", wait)
+    gui.run()
+    assert len(waits) >= 5 and gui.frames_drawn == 1  # one drawing for the first picture, none while idle
