@@ -197,10 +197,11 @@ class BoardGameEnv(gymnasium.Env):
         state = self.aec.game_state
         if state.terminal or self._forfeit:
             raise RuntimeError("the episode is over: call reset()")
-        try:
-            action = operator.index(action)  # numpy integers and 0-d arrays; 2.5 or "3" stay illegal
-        except TypeError:
-            pass  # illegal_reason names the bad value
+        if not isinstance(action, (bool, np.bool_)):  # True is no point of the board, as in the AEC env
+            try:
+                action = operator.index(action)  # numpy integers and 0-d arrays; 2.5 or "3" stay illegal
+            except TypeError:
+                pass  # illegal_reason names the bad value
         reason = state.illegal_reason(action)
         if reason is not None:
             if self.illegal_action == "raise":
