@@ -80,20 +80,29 @@ def fit_against(opponents: Sequence[float], games: Sequence[float], points: Sequ
     if n.sum() == 0:
         raise RatingError("no games to rate")
     total, count = float(s.sum()), float(n.sum())
+    # Plain floats, not arrays: a rating meets a handful of levels, and rate's walk refits after every pair.
+    rows = [(float(a), float(b), float(c)) for a, b, c in zip(r, n, s) if b > 0]
 
     def loglik(x: float) -> float:
-        d = C * (x - r)
-        return float(np.sum(s * log_expit(d) + (n - s) * log_expit(-d)))
+        return sum(p * _log_expit(C * (x - q)) + (g - p) * _log_expit(C * (q - x)) for q, g, p in rows)
+
+    def score(x: float) -> float:  # the log-likelihood's slope over C; it falls as x rises
+        return sum(p - g / (1.0 + math.exp(C * (q - x))) if C * (q - x) < 700 else p for q, g, p in rows)
 
     if total == count:  # won all: loglik rises to 0 as x -> inf; bound where winning all had a 5% chance
         return Estimate(math.inf, _crossing(lambda x: loglik(x) - math.log(0.05), float(r.max()), -1.0), math.inf)
     if total == 0:
         return Estimate(-math.inf, -math.inf, _crossing(lambda x: loglik(x) - math.log(0.05), float(r.min()), 1.0))
-    best = _crossing(lambda x: float(np.sum(s - n * expit(C * (x - r)))), float(np.average(r, weights=n)), 1.0)
+    best = _crossing(score, float(np.average(r, weights=n)), 1.0)
     cut = loglik(best) - Z95 * Z95 / 2
     low = _crossing(lambda x: loglik(x) - cut, best, -1.0)
     high = _crossing(lambda x: loglik(x) - cut, best, 1.0)
     return Estimate(best, low, high)
+
+
+def _log_expit(d: float) -> float:
+    """``log(1 / (1 + exp(-d)))`` without overflow."""
+    return -math.log1p(math.exp(-d)) if d > 0 else d - math.log1p(math.exp(d))
 
 
 def _crossing(f: Callable[[float], float], start: float, direction: float) -> float:

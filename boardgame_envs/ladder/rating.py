@@ -39,8 +39,8 @@ class Rating:
 
     ``elo`` is ``+inf`` when the policy won every game (``high`` is then ``inf`` and
     ``low`` a one-sided 95% bound), ``-inf`` when it lost every game (the mirror
-    case); :meth:`describe` says which. ``top`` and ``bottom`` name the ladder's
-    highest and lowest levels.
+    case); :meth:`describe` says which. ``top`` and ``bottom`` are the ladder's
+    highest and lowest rated levels.
     """
 
     policy: str
@@ -51,8 +51,8 @@ class Rating:
     games: int
     per_level: dict[str, list[int]] = field(default_factory=dict)  # level name -> [wins, draws, losses]
     interrupted: bool = False
-    top: str = ""
-    bottom: str = ""
+    top: Level | None = None
+    bottom: Level | None = None
 
     @property
     def half_width(self) -> float:
@@ -67,16 +67,20 @@ class Rating:
     def describe(self) -> str:
         """The estimate in words: ``Elo +X (95% +L .. +H)``, or the one-sided bound and why there is no other."""
         if self.elo == math.inf:
-            why = f"it won all {self.games} games"
-            if self.top in self.per_level:
-                return f"above the top of the ladder: Elo at least {self.low:+.0f} (one-sided 95%; {why}, {self.top}'s too)"
-            return f"Elo at least {self.low:+.0f} (one-sided 95%; {why}: no upper bound until it meets stronger levels)"
+            return self._one_sided("won", "at least", self.low, self.top, "above", self.low > self.top.elo)
         if self.elo == -math.inf:
-            why = f"it lost all {self.games} games"
-            if self.bottom in self.per_level:
-                return f"below the bottom of the ladder: Elo at most {self.high:+.0f} (one-sided 95%; {why}, {self.bottom}'s too)"
-            return f"Elo at most {self.high:+.0f} (one-sided 95%; {why}: no lower bound until it meets weaker levels)"
+            return self._one_sided("lost", "at most", self.high, self.bottom, "below", self.high < self.bottom.elo)
         return f"Elo {self.elo:+.0f} (95% {self.low:+.0f} .. {self.high:+.0f})"
+
+    def _one_sided(self, result: str, side: str, bound: float, end: Level, beyond: str, past: bool) -> str:
+        why = f"one-sided 95%; it {result} all {self.games} games"
+        if end.name not in self.per_level:
+            other = "stronger" if beyond == "above" else "weaker"
+            return f"Elo {side} {bound:+.0f} ({why}: no bound on the other side until it meets {other} levels)"
+        if past:  # the bound itself lies beyond the end level
+            edge = "top" if beyond == "above" else "bottom"
+            return f"{beyond} the {edge} of the ladder: Elo {side} {bound:+.0f} ({why}, {end.name}'s too)"
+        return f"Elo {side} {bound:+.0f} ({why}, {end.name}'s too; the ladder has no level {beyond} it)"
 
     def __str__(self) -> str:
         head = f"{self.policy} on the {self.ladder} ladder: {self.describe()}, {self.games} games"
@@ -152,7 +156,7 @@ class Walk:
     def rating(self, policy: str, ladder: str, est: Estimate, interrupted: bool = False) -> Rating:
         per_level = {lv.name: list(self.per_level[lv.name]) for lv in self.table if lv.name in self.per_level}
         bottom, top = _ends(self.table)
-        return Rating(policy, ladder, est.elo, est.low, est.high, self.games, per_level, interrupted, top.name, bottom.name)
+        return Rating(policy, ladder, est.elo, est.low, est.high, self.games, per_level, interrupted, top, bottom)
 
 
 def rate(

@@ -115,7 +115,7 @@ def test_a_sweep_short_of_the_top_says_so(tiny_table, monkeypatch):
     monkeypatch.setattr(rating_module, "play", _always(1.0))
     r = rate("random", "tiny", games=2, progress=False)
     assert list(r.per_level) == ["tiny/1"] and r.describe().startswith("Elo at least")
-    assert "no upper bound until it meets stronger levels" in r.describe()
+    assert "no bound on the other side until it meets stronger levels" in r.describe()
 
 
 def _simulated_rating(walk_table, truth, games, rng):
@@ -159,4 +159,4 @@ def test_the_ends_are_found_by_elo_not_by_order(tiny_table):
     for _ in range(2):
         walk.record(1.0)
     r = walk.rating("x", "tiny", walk.advance())
-    assert walk.opponent.name == r.top == "tiny/2" and r.bottom == "tiny/0"
+    assert walk.opponent.name == r.top.name == "tiny/2" and r.bottom.name == "tiny/0"
