@@ -201,8 +201,9 @@ def _parse(text: str) -> list[dict[str, list[str]]]:
                 raise RecordError(f"property {key} appears twice in node {len(nodes)}")
             node[key], i = _values(text, i, key)
         else:
-            where = "before the game's first '(;'" if not nodes else f"at character {i}"
-            raise RecordError(f"not an SGF game: unexpected {text[i]!r} {where} (it should start with '(;')")
+            if not nodes:
+                raise RecordError(f"not an SGF game: it should start with '(;', not {text[i : i + 10]!r}")
+            raise RecordError(f"unexpected {text[i]!r} at character {i} (outside a [value])")
     if not nodes:
         raise RecordError("not an SGF game: it should start with '(;'")
     if depth:
