@@ -71,8 +71,8 @@ def main(argv: list[str] | None = None) -> None:
     import functools
 
     from boardgame_envs import gomoku_v0
-    from boardgame_envs.pbrain import write_launcher
-    from boardgame_envs.policies import GomocupEngine, RandomPolicy
+    from boardgame_envs.gomocup import GomocupEngine, write_launcher
+    from boardgame_envs.policies import RandomPolicy
 
     folder = Path(tempfile.mkdtemp())
     (folder / "bare.py").write_text(BARE_BRAIN)

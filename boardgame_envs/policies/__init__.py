@@ -4,14 +4,13 @@
 (negamax + threat search, numba), ``GreedyPolicy`` (one ply: win, block, extend),
 ``PerfectPolicy`` (exact, small boards), ``UCTPolicy`` (plain UCT, the classic
 yardstick of AlphaZero papers) and ``GomocupEngine`` (an external Gomocup brain,
-``pbrain-*``, as a subprocess).
+``pbrain-*``, as a subprocess; it lives in :mod:`boardgame_envs.gomocup`).
 ``make_policy("mcts:simulations=200", seed=0)`` builds any of them, or any
 registered kind, from a spec (:mod:`boardgame_envs.policies.registry`).
 """
 
 from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
 from boardgame_envs.policies.base import Forfeit, Policy, game_state_of
-from boardgame_envs.policies.gomocup import GomocupEngine
 from boardgame_envs.policies.greedy import GreedyPolicy
 from boardgame_envs.policies.mcts import MCTSPolicy
 from boardgame_envs.policies.perfect import PerfectPolicy
@@ -23,3 +22,12 @@ __all__ = [
     "AlphaBetaPolicy", "Forfeit", "GomocupEngine", "GreedyPolicy", "MCTSPolicy", "PerfectPolicy", "Policy",
     "PolicySpecError", "RandomPolicy", "UCTPolicy", "game_state_of", "make_policy", "register",
 ]  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    # GomocupEngine lives above this layer (boardgame_envs.gomocup); named by string, loaded on first use.
+    if name == "GomocupEngine":
+        import importlib
+
+        return importlib.import_module("boardgame_envs.gomocup.engine").GomocupEngine
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

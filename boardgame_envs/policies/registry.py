@@ -110,7 +110,8 @@ def _parse_arguments(text: str) -> dict[str, Any] | None:
     for part in parts:
         key, _, value = part.partition("=")
         key = key.strip()
-        if not key.isidentifier():
+        # info.KEY: an engine option passed through as it is (pbrain:PATH:info.MAX_NODE=1000)
+        if not (key.isidentifier() or key.startswith("info.") and key[5:].isidentifier()):
             raise PolicySpecError(f"bad argument name {key!r} in {text!r}")
         if key in out:
             raise PolicySpecError(f"argument {key!r} given twice in {text!r}")
@@ -256,7 +257,6 @@ def check_spec(spec: Any) -> None:
 
 def _register_builtins() -> None:
     from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
-    from boardgame_envs.policies.gomocup import GomocupEngine
     from boardgame_envs.policies.greedy import GreedyPolicy
     from boardgame_envs.policies.mcts import MCTSPolicy
     from boardgame_envs.policies.perfect import PerfectPolicy
@@ -271,7 +271,8 @@ def _register_builtins() -> None:
     register("greedy", GreedyPolicy, "one ply: take a win, block a four, else extend lines")
     register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
              "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
-    register("pbrain", GomocupEngine.from_spec, "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")
+    register("pbrain", "boardgame_envs.gomocup.engine:GomocupEngine.from_spec",
+             "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")  # fmt: skip
     register("level", "boardgame_envs.ladder.ladders:level_policy",
              "a calibrated ladder level, e.g. level:renju/5", target="LADDER/N")  # fmt: skip
     register("pretrained", "boardgame_envs.alphazero.policy:NetworkPolicy.from_pretrained",

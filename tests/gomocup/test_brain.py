@@ -10,10 +10,10 @@ import pytest
 from boardgame_envs import __version__
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import parse_point
-from boardgame_envs.pbrain import Brain, move_time, serve
+from boardgame_envs.gomocup.brain import Brain, move_time, serve
 from boardgame_envs.policies import MCTSPolicy, RandomPolicy
 from boardgame_envs.policies.base import game_state_of
-from boardgame_envs.policies.gomocup_protocol import legal_order, rule_from_bits
+from boardgame_envs.gomocup.protocol import legal_order, rule_from_bits
 
 
 class CentreFirst:
@@ -53,7 +53,7 @@ def test_transcript():
         ("INFO timeout_turn 1000", []),
         ("INFO rule 4", []),
         ("INFO evaluate 3,3", []),
-        ("INFO max_memory lots", ["ERROR INFO max_memory needs an integer, got 'lots'"]),
+        ("INFO max_memory lots", ["ERROR INFO max_memory needs an integer of at most 9 digits, got 'lots'"]),
         ("BEGIN", ["4,4"]),
         ("TURN 4,4", ["ERROR TURN 4,4 is illegal: e5 is occupied (by black)"]),
         ("TURN 9,0", ["ERROR 9,0 is off the 9x9 board: x and y must be in 0..8"]),
@@ -100,7 +100,7 @@ def test_rule_bits_map_to_the_nearest_rule_with_a_message():
     assert rule_from_bits(8) == ("freestyle", 8)
     out, brain = run(["START 15", "INFO rule 3"])
     assert out == ["OK", "MESSAGE rule bits 2 are not supported (2 is the continuous game); playing standard"]
-    assert brain.env.game == MNKGame(15, 5, "standard")
+    assert brain.state.game == MNKGame(15, 5, "standard")
 
 
 def test_rule_switch_that_the_game_breaks_is_refused():
@@ -112,9 +112,9 @@ def test_rule_switch_that_the_game_breaks_is_refused():
     out.clear()
     brain.handle("INFO rule 4")
     assert out == ["ERROR cannot switch to renju: e5 is forbidden for black: double-three"]
-    assert brain.rule == "freestyle" and brain.env.game.rule == "freestyle"
+    assert brain.rule == "freestyle" and brain.state.game.rule == "freestyle"
     brain.handle("INFO rule 1")
-    assert out[1:] == [] and brain.env.game.rule == "standard"
+    assert out[1:] == [] and brain.state.game.rule == "standard"
 
 
 def _names(actions, n=9):

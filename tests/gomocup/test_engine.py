@@ -20,14 +20,14 @@ from boardgame_envs.arena import play_game
 from boardgame_envs.cli import main
 from boardgame_envs.envs.single_agent import BoardGameEnv
 from boardgame_envs.games.notation import parse_point
-from boardgame_envs.pbrain import write_launcher
-from boardgame_envs.policies import GomocupEngine, RandomPolicy, make_policy
-from boardgame_envs.policies.gomocup import (
-    EngineCrashed, EngineIllegalMove, EngineProtocolError, EngineStartError, EngineTimeout,
+from boardgame_envs.gomocup import (
+    EngineCrashed, EngineIllegalMove, EngineProtocolError, EngineStartError, EngineTimeout, GomocupEngine,
+    write_launcher,
 )  # fmt: skip
+from boardgame_envs.policies import RandomPolicy, make_policy
 from boardgame_envs.policies.registry import PolicySpecError, check_spec
 
-FAKE = str(Path(__file__).resolve().parents[1] / "fake_pbrain.py")
+FAKE = str(Path(__file__).resolve().parent / "fake_pbrain.py")
 DOUBLE_THREE = """
 O . . . . . . . O
 . . . . . . . . .
@@ -162,7 +162,7 @@ def test_start_failures(mode, message):
 
 
 def test_missing_program_and_bad_arguments():
-    with pytest.raises(EngineStartError, match="not an executable file or on the PATH"):
+    with pytest.raises(EngineStartError, match="/nonexistent/pbrain-none does not exist"):
         GomocupEngine("/nonexistent/pbrain-none").act(after_one_move())
     with pytest.raises(ValueError, match="turn_time_ms must be an integer >= 0"):
         GomocupEngine("x", turn_time_ms=-1)
@@ -172,13 +172,13 @@ def test_missing_program_and_bad_arguments():
     four.reset()
     with pytest.raises(ValueError, match="Gomocup engines play five in a row; this game needs 4"):
         fake("good").act(four)
-    with pytest.raises(ValueError, match="fake is set up for renju, but the env plays freestyle"):
+    with pytest.raises(ValueError, match="fake is set up for renju, but the game is freestyle"):
         fake("good", rule="renju").act(after_one_move())
 
 
 def test_slow_answer_within_tolerance_is_kept(caplog):
     engine = fake("slow", "0.3", turn_time_ms=10, tolerance_ms=20_000)
-    with caplog.at_level(logging.WARNING, logger="boardgame_envs.policies.gomocup"):
+    with caplog.at_level(logging.WARNING, logger="boardgame_envs.gomocup"):
         move = engine.act(after_one_move())
     assert move == 0 and "over its 10 ms limit" in caplog.text
     engine.close()
@@ -199,7 +199,7 @@ def test_engine_without_restart_is_started_again():
 def test_unasked_lines_are_skipped(caplog):
     engine = fake("extra")
     env = after_one_move()
-    with caplog.at_level(logging.WARNING, logger="boardgame_envs.policies.gomocup"):
+    with caplog.at_level(logging.WARNING, logger="boardgame_envs.gomocup"):
         env.step(engine.act(env))
         time.sleep(0.2)  # the unasked OK arrives
         env.step(2)
@@ -233,14 +233,14 @@ def test_working_directory(tmp_path):
 def test_a_program_gone_before_start_is_a_start_error(tmp_path, monkeypatch):
     """A program that exits before START can be written (a busy machine makes this order likely)
     fails to start; it has not crashed in a game."""
-    from boardgame_envs.policies import engine_process
+    from boardgame_envs.gomocup import process
 
-    class ExitsAtOnce(engine_process.EngineProcess):
+    class ExitsAtOnce(process.EngineProcess):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._proc.wait(10)  # the program is gone before the first line is sent
 
-    monkeypatch.setattr("boardgame_envs.policies.gomocup.EngineProcess", ExitsAtOnce)
+    monkeypatch.setattr("boardgame_envs.gomocup.engine.EngineProcess", ExitsAtOnce)
     script = tmp_path / "pbrain-gone"
     script.write_text("#!/bin/sh\nexit 2\n")
     script.chmod(0o755)
@@ -311,7 +311,7 @@ def test_registry_spec_and_command_line(tmp_path, capsys):
     engine = make_policy(f"pbrain:{launcher}:turn_ms=100,match_ms=5000")
     assert (engine.turn_time_ms, engine.match_time_ms, engine.name) == (100, 5000, "pbrain-fake")
     with pytest.raises(PolicySpecError, match="'turn' is not an argument of policy 'pbrain'"):
-        check_spec(f"pbrain:{launcher}:turn=100")
+        make_policy(f"pbrain:{launcher}:turn=100")
     with pytest.raises(PolicySpecError, match="needs a target"):
         check_spec("pbrain")
     assert main(["arena", "gomoku", f"pbrain:{launcher}", "random", "--games", "2", "--board-size", "9"]) == 0

@@ -1,0 +1,175 @@
+"""A tiny Gomocup brain for the tests, which misbehaves on purpose.
+
+``python fake_pbrain.py MODE [ARG]``. It plays the first empty point (row by row) unless
+MODE says otherwise:
+
+* ``good``: plays well-formed moves; ``RESTART`` -> ``OK``;
+* ``garbage``: answers ``hello there`` instead of a move;
+* ``silent``: never answers a move; ``error``: answers ``ERROR no idea``;
+* ``crash``: writes ``boom`` to stderr and exits with status 3 instead of a move;
+* ``fixed X,Y``: always answers ``X,Y`` (off the board, occupied, forbidden...);
+* ``slow SECONDS``: sleeps, then answers;
+* ``refuse``: ``ERROR`` to ``START``; ``exit``: exits on ``START``; ``mute``: never answers ``START``;
+* ``norestart``: ``UNKNOWN`` to ``RESTART``;
+* ``extra``: writes an unasked ``OK`` line right after each move;
+* ``flood``: answers its first move, then prints ``MESSAGE spam`` forever instead of the next;
+  ``blank``: the same with empty lines; ``trickle``: a ``MESSAGE`` line every 10 ms forever;
+* ``huge``: answers a point whose x has 4,301 digits; ``longline``: a 200 kB line without a break;
+* ``race MS``: like Rapfi, drops the first command word read within MS ms after its move
+  answer and then reads the argument as a command (``ERROR Unknown command: 10,3``);
+* ``stubborn``: ignores SIGTERM and ``END`` and never answers a move (SIGKILL ends it);
+* ``escape``: its ``ABOUT`` name and its ``MESSAGE`` lines hold terminal escape sequences.
+
+With ``FAKE_PBRAIN_PIDS`` set to a folder, it writes an empty file named after its pid
+there; with ``FAKE_PBRAIN_CHILD=1`` it first starts ``sleep 300`` (inheriting its pipes,
+as ``sleep 300 &`` in a launcher would) and records that pid too, so a test can check
+that nothing is left.
+
+It imports nothing from the package, so it starts in a few milliseconds.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+mode = sys.argv[1]
+arg = sys.argv[2] if len(sys.argv) > 2 else ""
+size = 0
+stones = set()
+moves_made = 0
+answered_at = -1.0
+
+folder = os.environ.get("FAKE_PBRAIN_PIDS")
+pids = [os.getpid()]
+if os.environ.get("FAKE_PBRAIN_CHILD") == "1":
+    pids.append(subprocess.Popen(["sleep", "300"]).pid)
+if folder:
+    for pid in pids:
+        open(os.path.join(folder, str(pid)), "w").close()
+if mode == "stubborn":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def say(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def move():
+    global moves_made, answered_at
+    if mode == "garbage":
+        return say("hello there")
+    if mode in ("silent", "stubborn"):
+        return None
+    if mode == "error":
+        return say("ERROR no idea")
+    if mode == "crash":
+        sys.stderr.write("boom\n")
+        sys.stderr.flush()
+        sys.exit(3)
+    if mode == "fixed":
+        return say(arg)
+    if mode == "huge":
+        return say("7" * 4301 + ",3")
+    if mode == "longline":
+        sys.stdout.write("1" * 200_000)
+        sys.stdout.flush()
+        time.sleep(60)
+    if mode in ("flood", "blank", "trickle") and moves_made >= 1:
+        while True:
+            say({"flood": "MESSAGE spam", "blank": "", "trickle": "MESSAGE still thinking"}[mode])
+            if mode == "trickle":
+                time.sleep(0.01)
+    if mode == "slow":
+        time.sleep(float(arg))
+    say("MESSAGE \x1b[2J\x1b]2;owned\x07thinking" if mode == "escape" else "MESSAGE thinking")
+    for y in range(size):
+        for x in range(size):
+            if (x, y) not in stones:
+                stones.add((x, y))
+                moves_made += 1
+                say(f"{x},{y}\nOK" if mode == "extra" else f"{x},{y}")
+                answered_at = time.monotonic()
+                return None
+    return None
+
+
+def tokens():
+    """Commands as Rapfi reads them (``cin >> cmd``): one word at a time, with the time it was read."""
+    for line in sys.stdin:
+        for word in line.split():
+            yield word, time.monotonic()
+
+
+def lines():
+    """``(command, argument)`` per line; in ``race`` mode a dropped command's argument comes as a command."""
+    if mode != "race":
+        for line in sys.stdin:
+            words = line.strip().split(" ", 1)
+            yield words[0].upper(), words[1] if len(words) > 1 else "", line
+        return
+    words = tokens()
+    takes_argument = {"START", "TURN", "TAKEBACK", "RECTSTART"}
+    global answered_at
+    for word, at in words:
+        if answered_at >= 0 and (at - answered_at) * 1000 < float(arg) and word.upper() != "END":
+            answered_at = -1.0  # "thinking" still set: this word is lost, its argument comes next as a command
+            continue
+        command = word.upper()
+        argument = ""
+        if command in takes_argument:
+            argument = next(words)[0]
+        elif command == "INFO":
+            argument = next(words)[0] + " " + next(words)[0]
+        yield command, argument, word
+
+
+board = False
+for command, argument, line in lines():
+    if board:
+        if command == "DONE":
+            board = False
+            move()
+        elif mode == "race" and command.count(",") != 2:
+            say(f"ERROR Unknown command: {line}")
+        else:
+            x, y, _ = line.strip().split(",")
+            stones.add((int(x), int(y)))
+    elif command == "START":
+        if mode == "refuse":
+            say("ERROR unsupported size")
+        elif mode == "exit":
+            sys.exit(0)
+        elif mode != "mute":
+            size = int(argument)
+            stones.clear()
+            say("OK")
+    elif command == "RESTART":
+        stones.clear()
+        moves_made = 0
+        say("UNKNOWN RESTART" if mode == "norestart" else "OK")
+    elif command == "BEGIN":
+        move()
+    elif command == "TURN":
+        x, y = argument.split(",")
+        stones.add((int(x), int(y)))
+        move()
+    elif command == "TAKEBACK":
+        x, y = argument.split(",")
+        stones.discard((int(x), int(y)))
+        say("OK")
+    elif command == "BOARD":
+        stones.clear()
+        board = True
+    elif command == "ABOUT":
+        name = "fake\x1b[31m\x07" if mode == "escape" else "fake"
+        say(f'name="{name}", version="1.0", author="tests", country="n/a"')
+    elif command == "INFO":
+        pass
+    elif command == "END":
+        if mode != "stubborn":
+            break
+    elif mode == "race":
+        say(f"ERROR Unknown command: {line.strip()}")

@@ -1,0 +1,226 @@
+"""Hostile and quirky engines: helpers that hold the pipes, floods, huge fields, dropped commands; no process left."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gomocup_helpers import FAKE, after_one_move, gone, launcher, none_left, recorded  # noqa: E402
+
+from boardgame_envs import gomoku_v0  # noqa: E402
+from boardgame_envs.arena import match, play_game  # noqa: E402
+from boardgame_envs.gomocup import (  # noqa: E402
+    EngineCrashed, EngineProtocolError, EngineStartError, EngineTimeout, GomocupEngine,
+)  # fmt: skip
+from boardgame_envs.policies import RandomPolicy, make_policy  # noqa: E402
+from boardgame_envs.policies.registry import PolicySpecError  # noqa: E402
+
+
+def engine(path: str, **kwargs) -> GomocupEngine:
+    kwargs.setdefault("turn_time_ms", 200)
+    kwargs.setdefault("tolerance_ms", 3000)
+    kwargs.setdefault("start_timeout_ms", 10_000)
+    return GomocupEngine(path, name="fake", **kwargs)
+
+
+def test_a_helper_holding_the_pipes_neither_hangs_close_nor_survives(tmp_path):
+    env_fn = functools.partial(gomoku_v0.env, board_size=9)
+    player = engine(launcher(tmp_path, "good", helper=True))
+    started = time.monotonic()
+    winner, moves = play_game(env_fn, player, RandomPolicy(seed=0))
+    player.close()
+    assert winner in (0, 1, 2) and len(moves) >= 9
+    assert time.monotonic() - started < 30
+    assert len(recorded(tmp_path)) == 2 and none_left(tmp_path)
+
+
+@pytest.mark.parametrize("mode", ["good", "crash"])
+def test_an_engine_that_exits_or_crashes_leaves_no_child(tmp_path, mode):
+    player = engine(launcher(tmp_path, mode, helper=True))
+    if mode == "crash":
+        with pytest.raises(EngineCrashed, match="exit code 3"):
+            player.act(after_one_move())
+    else:
+        player.act(after_one_move())
+        first = player.pid
+        player._process._proc.stdin.close()  # the engine reads its end of input and exits by itself
+        assert gone(first)
+        assert player.act(after_one_move()) == 0  # a new engine; the old one's helper was ended with it
+        assert len(recorded(tmp_path)) == 4
+        player.close()
+    assert none_left(tmp_path)
+
+
+@pytest.mark.parametrize("mode, error, message", [
+    ("flood", EngineProtocolError, "flooded us with more than 1000 lines"),
+    ("blank", EngineProtocolError, "flooded us with more than 1000 lines"),
+    ("trickle", EngineTimeout, "did not answer 'TURN .*' within 0.70 s"),
+    ("huge", EngineProtocolError, r"not a move 'x,y'"),
+    ("longline", EngineProtocolError, "wrote a line longer than 65536 bytes"),
+])  # fmt: skip
+def test_chatter_and_huge_answers_are_faults_within_the_deadline(tmp_path, mode, error, message):
+    player = engine(launcher(tmp_path, mode), turn_time_ms=200, tolerance_ms=500)
+    env = after_one_move()
+    if mode in ("flood", "blank", "trickle"):
+        env.step(player.act(env))  # its first move is fine
+        env.step(8)
+    started = time.monotonic()
+    with pytest.raises(error, match=message) as caught:
+        player.act(env)
+    assert time.monotonic() - started < 5
+    assert len(str(caught.value)) < 400  # the 4,301 digits are not quoted in full
+    player.close()
+    assert none_left(tmp_path)
+
+
+def test_a_garbage_answer_forfeits_the_game_not_the_match(tmp_path):
+    env_fn = functools.partial(gomoku_v0.env, board_size=9)
+    result = match(env_fn, f"pbrain:{launcher(tmp_path, 'huge')}:tolerance_ms=3000", "random", games=2,
+                   progress=False)  # fmt: skip
+    assert result.games == 2 and none_left(tmp_path)
+
+
+def test_close_ends_an_engine_that_ignores_end_and_sigterm(tmp_path):
+    player = engine(launcher(tmp_path, "stubborn"), turn_time_ms=100, tolerance_ms=100)
+    with pytest.raises(EngineTimeout):
+        player.act(after_one_move())
+    other = engine(launcher(tmp_path, "stubborn"))
+    other._start_game(after_one_move().unwrapped.game_state.game)
+    started = time.monotonic()
+    other.close()
+    assert time.monotonic() - started < 5 and none_left(tmp_path)
+
+
+@pytest.mark.parametrize("settle_ms, glitches", [(0, "some"), (5, "none")])
+def test_an_engine_that_drops_commands_after_answering_loses_no_game(tmp_path, settle_ms, glitches):
+    # The fake drops a command word read within 3 ms of its answer, as Rapfi does while its
+    # "thinking" flag is still set, and answers the argument with ERROR Unknown command.
+    path = launcher(tmp_path, "race", "3")
+    player = engine(path, settle_ms=settle_ms, match_time_ms=600_000, turn_time_ms=5000)
+    env_fn = functools.partial(gomoku_v0.env, board_size=9)
+    for seed in range(4):
+        players = (player, RandomPolicy(seed=seed)) if seed % 2 == 0 else (RandomPolicy(seed=seed), player)
+        winner, moves = play_game(env_fn, *players)
+        assert winner in (0, 1, 2) and len(moves) >= 9  # a forfeit ends a game at the engine's first move
+    assert (player.glitches > 0) == (glitches == "some"), player.glitches
+    assert "> RESTART" in player.transcript
+    player.close()
+    assert none_left(tmp_path)
+
+
+def test_a_lost_restart_is_sent_again(tmp_path):
+    # RESTART has no argument to echo: lost, it is met by silence, and sent again after a short wait.
+    player = engine(launcher(tmp_path, "race", "50"), settle_ms=0)
+    env = after_one_move()
+    env.step(player.act(env))
+    assert player._expect_ok("RESTART")
+    assert player.glitches == 1 and player.transcript.count("> RESTART") == 2
+    player.close()
+    assert none_left(tmp_path)
+
+
+def test_options_become_info_lines(tmp_path):
+    path = launcher(tmp_path, "good")
+    player = make_policy(f"pbrain:{path}:nodes=1000,depth=8,threads=1,info.caution_factor=2,info.PONDER=0")
+    player.act(after_one_move())
+    sent = [line for line in player.transcript if line.startswith("> INFO ")]
+    for line in ("INFO MAX_NODE 1000", "INFO MAX_DEPTH 8", "INFO THREAD_NUM 1", "INFO caution_factor 2",
+                 "INFO PONDER 0"):  # fmt: skip
+        assert f"> {line}" in sent
+    assert sent.index("> INFO rule 0") < sent.index("> INFO MAX_NODE 1000")
+    player.close()
+    with pytest.raises(PolicySpecError, match="'turn' is not an argument of policy 'pbrain'"):
+        make_policy(f"pbrain:{path}:turn=100")
+    with pytest.raises(ValueError, match="nodes must be a positive integer"):
+        make_policy(f"pbrain:{path}:nodes=0")
+    with pytest.raises(ValueError, match="INFO KEY"):
+        GomocupEngine(path, info={"a b": 1})
+    with pytest.raises(ValueError, match="expected one word"):
+        GomocupEngine(path, info={"x": "1\nBEGIN"})
+    assert none_left(tmp_path)
+
+
+def test_programs_that_cannot_run_are_one_line_naming_the_path(tmp_path):
+    text = tmp_path / "pbrain-text"
+    text.write_text("not a program")
+    cases = [("/nonexistent/pbrain-x", "/nonexistent/pbrain-x does not exist"),
+             (str(text), f"{text} is not an executable file"), (str(tmp_path), f"{tmp_path} is a directory")]
+    for path, message in cases:
+        with pytest.raises(EngineStartError, match=message) as caught:
+            GomocupEngine(path).act(after_one_move())
+        assert "\n" not in str(caught.value)
+    with pytest.raises(EngineStartError, match="does not exist"):
+        make_policy("pbrain:/nonexistent").act(after_one_move())
+
+
+def test_escape_sequences_from_an_engine_are_escaped(tmp_path, caplog):
+    player = engine(launcher(tmp_path, "escape"))
+    assert player.about()["name"] == "fake\\x1b[31m\\x07"
+    with caplog.at_level(logging.INFO, logger="boardgame_envs.gomocup"):
+        player.act(after_one_move())
+    assert "\x1b" not in caplog.text and "\\x1b[2J" in caplog.text
+    assert not any("\x1b" in line for line in player.transcript)
+    player.close()
+
+
+def _parent(script: str, folder: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], stdout=subprocess.PIPE, text=True,
+                            cwd=str(folder))  # fmt: skip
+
+
+@pytest.mark.parametrize("stop", ["sigint", "sigterm", "finish"])
+def test_workers_leave_no_engine_behind(tmp_path, stop):
+    mode = "good" if stop == "finish" else "stubborn"
+    path = launcher(tmp_path, mode, helper=True)
+    script = f"""
+        import functools, sys
+        from boardgame_envs import gomoku_v0
+        from boardgame_envs.arena import match
+        print("go", flush=True)
+        env_fn = functools.partial(gomoku_v0.env, board_size=9)
+        try:
+            match(env_fn, "pbrain:{path}:turn_ms=60000,tolerance_ms=60000", "random", games=2, jobs=2,
+                  progress=False)
+        except KeyboardInterrupt:
+            sys.exit(130)
+    """
+    parent = _parent(script, tmp_path)
+    assert parent.stdout.readline().strip() == "go"
+    if stop != "finish":
+        deadline = time.time() + 60
+        while len(recorded(tmp_path)) < 4 and time.time() < deadline:  # both engines and their helpers started
+            time.sleep(0.1)
+        assert len(recorded(tmp_path)) == 4
+        parent.send_signal(signal.SIGINT if stop == "sigint" else signal.SIGTERM)
+    parent.wait(60)
+    assert recorded(tmp_path) and none_left(tmp_path)
+
+
+def test_no_orphans_when_the_parent_is_killed(tmp_path):
+    path = launcher(tmp_path, "good")
+    script = f"""
+        import time
+        from boardgame_envs import gomoku_v0
+        from boardgame_envs.gomocup import GomocupEngine
+        engine = GomocupEngine({path!r})
+        env = gomoku_v0.raw_env(board_size=9); env.reset(); env.step(40)
+        engine.act(env)
+        print(engine.pid, flush=True)
+        time.sleep(60)
+    """
+    parent = _parent(script, tmp_path)
+    pid = int(parent.stdout.readline())
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(60)
+    assert gone(pid)  # its stdin closed: the brain ends at the end of its input
+    assert os.path.exists(FAKE)
