@@ -18,7 +18,9 @@ diagonal win, a full board is a draw).
 Observation planes, relative to the observing agent, as in ``connect_four_v3``:
 plane 0 its own pieces, plane 1 the opponent's, row 0 at the top.
 ``action_mask`` marks the columns that are not full for the agent to move and
-is all zeros for the other.
+is all zeros for the other, and for both once the game is over (the one
+difference from ``connect_four_v3``, whose mask still offers the free columns
+after a win).
 
 Illegal moves: ``raw_env()`` raises :class:`~boardgame_envs.games.protocol.IllegalMoveError`
 (a ``ValueError``) naming the column and the reason (``"column d is full"``)

@@ -22,8 +22,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
-from boardgame_envs.games.mnk import IllegalMoveError
-from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.protocol import IllegalMoveError
 
 _FORWARDED = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
@@ -224,8 +223,7 @@ def _expected(raw: Any, agent: str) -> str:
     if raw.terminations[agent] or raw.truncations[agent]:
         return f"{agent} is done and steps with None"
     legal = np.flatnonzero(raw.observe(agent)["action_mask"])
-    n = raw.game.size
-    names = ", ".join(f"{a} ({point_name(int(a), n)})" for a in legal[:9])
+    names = ", ".join(f"{a} ({raw.game.action_name(int(a))})" for a in legal[:9])
     more = f", ... ({len(legal)} in all)" if len(legal) > 9 else ""
     return f"expected an action in 0..{raw.num_actions - 1} where {agent}'s action_mask is 1: {names}{more}"
 

@@ -82,6 +82,37 @@ def random_playout(board, heights, to_move, num_moves, rows, cols, k, seed):
     return 0
 
 
+WINDOW_WEIGHTS = np.array([0, 1, 4, 16, 0], dtype=np.int64)  # a window holding 0..4 pieces of one player only
+
+
+@cached_kernel()
+def window_score(board, color, rows, cols, k):
+    """Sum over the lines of ``k`` cells of ``WINDOW_WEIGHTS[pieces]``, for ``color``'s windows minus the other's.
+
+    A window with pieces of both players counts for nobody: it can no longer
+    become a line. The classic hand-made evaluation of connect four.
+    """
+    total = 0
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                er, ec = r + (k - 1) * dr, c + (k - 1) * dc
+                if not (0 <= er < rows and 0 <= ec < cols):
+                    continue
+                mine = theirs = 0
+                for i in range(k):
+                    v = board[(r + i * dr) * cols + c + i * dc]
+                    if v == color:
+                        mine += 1
+                    elif v != 0:
+                        theirs += 1
+                if theirs == 0:
+                    total += WINDOW_WEIGHTS[mine]
+                elif mine == 0:
+                    total -= WINDOW_WEIGHTS[theirs]
+    return total
+
+
 class ConnectFourGame:
     """Connect four on the standard 6x7 board; one object serves every state."""
 
@@ -203,6 +234,10 @@ class ConnectFourState:
             return self.winner
         return int(random_playout(self.board.copy(), self.heights.copy(), self.to_move, self.num_moves,
                                   ROWS, COLUMNS, WIN_LENGTH, seed))  # fmt: skip
+
+    def evaluate(self) -> float:
+        """A heuristic value in (-1, 1) for the player to move: open windows of four, weighted by their pieces."""
+        return float(np.tanh(window_score(self.board, self.to_move, ROWS, COLUMNS, WIN_LENGTH) / 40.0))
 
     def planes(self, viewer: int) -> np.ndarray:
         """``(6, 7, 2)`` int8: ``viewer``'s pieces, then the opponent's (row 0 at the top)."""

@@ -27,21 +27,38 @@ class LadderError(ValueError):
 
 @dataclass(frozen=True)
 class Ladder:
-    """One game's ladder: the game's parameters and its levels' specs, weakest first."""
+    """One game's ladder: the catalog game and its parameters, and its levels' specs, weakest first."""
 
     name: str
-    game: str  # "tictactoe" or "gomoku"
-    board_size: int
-    rule: str
+    game: str  # the catalog's name: "tictactoe", "gomoku", "connect_four"
+    board_size: int | None  # None for a game with no parameters
+    rule: str | None
     specs: tuple[str, ...]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The catalog arguments of the ladder's game (gomoku ladders are five in a row)."""
+        if self.board_size is None:
+            return {}
+        return {"board_size": self.board_size, "win_length": 5 if self.game == "gomoku" else None, "rule": self.rule}
+
+    def game_object(self) -> Any:
+        """The ladder's Game (from the catalog)."""
+        from boardgame_envs.games.catalog import game_info
+
+        return game_info(self.game).game(**self.params)
 
     def env_fn(self) -> Any:
         """A picklable ``env()`` factory for this ladder's game."""
-        from boardgame_envs import gomoku_v0, tictactoe_v0
+        from boardgame_envs.envs.factory import make_env
 
-        if self.game == "tictactoe":
-            return tictactoe_v0.env
-        return functools.partial(gomoku_v0.env, board_size=self.board_size, win_length=5, rule=self.rule)
+        return functools.partial(make_env, self.game, **self.params)
+
+    def describe(self) -> str:
+        """The game in words: ``"15x15 renju"``, ``"tictactoe"``."""
+        if self.board_size is None or self.game == "tictactoe":
+            return self.game
+        return f"{self.board_size}x{self.board_size} {self.rule}"
 
     @property
     def table_path(self) -> Path:
@@ -92,22 +109,33 @@ LADDERS: dict[str, Ladder] = {
 
 
 def ladder_for(game: str, rule: str | None = None, board_size: int | None = None) -> Ladder:
-    """The ladder of ``game`` (``tictactoe``, ``gomoku``, ``renju``, or a ladder name such as ``gomoku9``)."""
+    """The ladder of a catalog game (``tictactoe``, ``gomoku``, ``renju``, ``connect_four``) or a ladder's name.
+
+    A game's arguments pick among its ladders; with no rule given, the game's
+    default rule is tried first (gomoku: renju), then the game's other rules,
+    so ``gomoku --board-size 9`` finds the 9x9 freestyle ladder.
+    """
     if game in LADDERS and rule is None and board_size is None:
         return LADDERS[game]
-    if game == "tictactoe" and rule in (None, "freestyle") and board_size in (None, 3):
-        return LADDERS["tictactoe"]
-    if game in ("gomoku", "renju"):
-        rule = rule or ("renju" if game == "renju" else "freestyle")
-        size = 15 if board_size is None else board_size
+    from boardgame_envs.games.catalog import game_info
+
+    try:
+        info = game_info(game)
+        wanted = [info.game(board_size, None, rule)] if rule is not None or not info.rules else [
+            info.game(board_size, None, r) for r in dict.fromkeys((info.default_rule, *info.rules))
+        ]  # fmt: skip
+    except ValueError as exc:
+        raise LadderError(f"{exc}; ladders: {_ladder_list()}") from None
+    for target in wanted:
         for ladder in LADDERS.values():
-            if ladder.game == "gomoku" and ladder.rule == rule and ladder.board_size == size:
+            if ladder.game_object() == target:
                 return ladder
-        raise LadderError(
-            f"no ladder for gomoku {size}x{size} with rule {rule!r}; ladders: "
-            + ", ".join(f"{x.name} ({x.board_size}x{x.board_size} {x.rule})" for x in LADDERS.values() if x.game == "gomoku")
-        )
-    raise LadderError(f"unknown game {game!r}; ladders exist for: tictactoe, gomoku (8x8, 9x9 or 15x15 freestyle), renju")
+    what = " ".join([game, *([f"{board_size}x{board_size}"] if board_size else []), *([f"rule {rule!r}"] if rule else [])])
+    raise LadderError(f"no ladder for {what}; ladders: {_ladder_list()}")
+
+
+def _ladder_list() -> str:
+    return ", ".join(f"{x.name} ({x.describe()})" for x in LADDERS.values())
 
 
 def load_table(ladder: Ladder) -> dict[str, Any]:

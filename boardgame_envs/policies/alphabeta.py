@@ -21,6 +21,8 @@ import numpy as np
 
 from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.lines import EMPTY
+from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.policies import generic
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_N, rules_of
 
@@ -54,6 +56,7 @@ def __getattr__(name: str) -> Any:
 SMALL_BOARD_NODES = 2_000_000  # the one full-depth search on boards up to 5x5 (tic-tac-toe needs a few thousand)
 VCF_POSITIONS = 300  # positions the continuous-four search may visit a move (see below)
 DEFAULT_NODES = 4_000  # per move: on the development machine, about what 0.5 s of search reached (depth 5, now and then 6)
+GENERIC_MAX_DEPTH = 100  # games without the m,n,k kernels: the deepening stops at the node budget first
 
 
 class AlphaBetaPolicy:
@@ -107,6 +110,8 @@ class AlphaBetaPolicy:
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
+        if kernels_of(state.game, "mnk") is None:
+            return random_argmax(self._generic_scores(state), self.rng)
         k = search_kernels()
         n = state.game.size
         if n * n > k.SMALL_BOARD:
@@ -140,7 +145,18 @@ class AlphaBetaPolicy:
         while a higher one does not prove the move safe. Unlike :meth:`act`,
         no shortcut for an immediate win or a forced win by fours comes first.
         """
-        return self._search(game_state_of(env))
+        state = game_state_of(env)
+        if kernels_of(state.game, "mnk") is None:
+            return self._generic_scores(state)
+        return self._search(state)
+
+    def _generic_scores(self, state: Any) -> np.ndarray:
+        """The protocol's alpha-beta (:mod:`~boardgame_envs.policies.generic`) for games without the m,n,k kernels."""
+        if self.time_limit is not None:
+            raise ValueError(f"{state.game.name}: alpha-beta with a time limit needs the m,n,k kernels; give nodes=N")
+        depth = self.depth or GENERIC_MAX_DEPTH  # no depth given: as deep as the nodes allow
+        scores, self.last_depth = generic.alphabeta_scores(state, depth, self.nodes)
+        return scores
 
     def _search(self, state: Any) -> np.ndarray:
         """Iterative deepening to ``depth`` within ``time_limit``: the deepest complete iteration's root scores."""

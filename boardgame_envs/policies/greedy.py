@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
+from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.policies import generic
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, rules_of, wins
 
@@ -68,6 +70,8 @@ class GreedyPolicy:
         if self.epsilon > 0.0 and self.rng.random() < self.epsilon:
             legal = state.legal_actions()
             return int(legal[self.rng.integers(len(legal))])
+        if kernels_of(state.game, "mnk") is None:
+            return random_argmax(generic.greedy_scores(state), self.rng)
         scores = greedy_scores(state.board.copy(), rules_of(state), state.to_move)
         if scores.max() < 0:  # every point near the stones is forbidden for black: play any legal point
             legal = state.legal_actions()

@@ -24,6 +24,8 @@ from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import opponent
 from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.policies import generic
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
 
@@ -256,9 +258,22 @@ class MCTSPolicy:
         self.rng = np.random.default_rng(seed)
         self.last_simulations = 0
 
+    def _generic(self, state: Any) -> bool:
+        """Whether ``state`` is of a game without the m,n,k kernels: then the protocol's search runs (``generic``)."""
+        if kernels_of(state.game, "mnk") is not None:
+            return False
+        if self.evaluator is not None or self.simulations is None:
+            raise ValueError(
+                f"{state.game.name}: MCTS with an evaluator or a time limit alone needs the m,n,k kernels; "
+                "give simulations=N (and no evaluator) for this game"
+            )
+        return True
+
     def search(self, env: Any) -> np.ndarray:
-        """Visit counts of the root's children, shape ``(n*n,)`` (zeros elsewhere)."""
+        """Visit counts of the root's children, shape ``(num_actions,)`` (zeros elsewhere)."""
         state = game_state_of(env)
+        if self._generic(state):
+            return generic.mcts(state, self.simulations, self.c, self.rng)[0]
         if self.evaluator is not None:
             from boardgame_envs.policies.puct import PUCTSearch
 
@@ -269,6 +284,8 @@ class MCTSPolicy:
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
+        if self._generic(state):
+            return generic.mcts_move(state, self.simulations, self.c, self.rng)
         if self.evaluator is not None:
             return random_argmax(self.search(env), self.rng)
         visits, proofs = self._search(state)

@@ -32,6 +32,8 @@ import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import EMPTY, makes_win, opponent
+from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.policies import generic
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, exact_win, random_rollout, rules_of
 
@@ -148,8 +150,11 @@ class UCTPolicy:
         self.rng = np.random.default_rng(seed)
 
     def search(self, env: Any) -> np.ndarray:
-        """Visits of each root move after the playouts, shape ``(n*n,)`` (zeros off the legal moves)."""
+        """Visits of each root move after the playouts, shape ``(num_actions,)`` (zeros off the legal moves)."""
         state = game_state_of(env)
+        if kernels_of(state.game, "mnk") is None:
+            # The protocol's UCT: no solver, rewards +1/0/-1, so the constant doubles to keep UCB1's balance.
+            return generic.mcts(state, self.playouts, 2.0 * self.c, self.rng, solver=False)[0]
         empties = int(np.count_nonzero(state.board == EMPTY))
         capacity = 1 + (self.playouts + 1) * empties  # each playout expands at most one node
         parent = np.empty(capacity, dtype=np.int32)

@@ -143,7 +143,7 @@ class BatchedCallable:
 
 
 class PerGamePolicy:
-    """A policy with ``act(env)`` asked game by game, through one AEC env set to each position in turn.
+    """A policy with ``act(state)`` asked game by game, each handed its game's state.
 
     A policy that raises :class:`~boardgame_envs.policies.base.Forfeit` (an external
     engine that crashed or broke the rules) loses that game: after :meth:`actions`,
@@ -154,35 +154,17 @@ class PerGamePolicy:
         self.policy = policy
         self.name = getattr(policy, "name", type(policy).__name__)
         self.forfeits: dict[int, Forfeit] = {}
-        self._env: Any = None
 
     def seed(self, seed: int | None) -> None:
         if isinstance(getattr(self.policy, "rng", None), np.random.Generator):
             self.policy.rng = np.random.default_rng(seed)
 
-    def _aec(self, vec: VectorGames) -> Any:
-        if self._env is None:
-            from boardgame_envs import gomoku_v0, tictactoe_v0
-
-            game = vec.game
-            if vec.num_planes == 2:
-                self._env = tictactoe_v0.raw_env()
-            else:
-                self._env = gomoku_v0.raw_env(game.size, game.win_length, game.rule)
-            self._env.reset()
-        return self._env
-
     def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
         out = np.full(vec.num_envs, -1, dtype=np.int64)
-        env = self._aec(vec)
-        first, second = env.possible_agents
         self.forfeits = {}
         for g in np.flatnonzero(where):
-            state = vec.game_state(int(g))
-            env.game_state = state
-            env.agent_selection = first if state.to_move == BLACK else second
             try:
-                out[g] = int(self.policy.act(env))
+                out[g] = int(self.policy.act(vec.game_state(int(g))))  # a fresh state: the policy may keep it
             except Forfeit as exc:
                 self.forfeits[int(g)] = exc
         return out
@@ -205,5 +187,5 @@ def make_opponent(spec: Any, encode: Callable[[np.ndarray], np.ndarray], seed: i
         return BatchedCallable(spec, encode)
     raise ValueError(
         f"opponent must be a policy spec ('random', 'greedy:epsilon=0.1', 'mcts:simulations=200', ...), a policy with "
-        f"act(env) or a callable (observations, action_masks) -> actions; got {spec!r}"
+        f"act(state) or a callable (observations, action_masks) -> actions; got {spec!r}"
     )

@@ -29,7 +29,8 @@ def test_shipped_table_rates_the_ladder(name):
 
 def test_levels_by_game_rule_and_size():
     assert levels("gomoku", board_size=9)[1].name == "gomoku9/1"
-    assert levels("gomoku")[1].name == "gomoku15/1"
+    assert levels("gomoku")[1].name == "renju/1"  # gomoku's default rule, as everywhere
+    assert levels("gomoku", rule="freestyle")[1].name == "gomoku15/1"
     assert levels("gomoku", rule="renju")[1].name == levels("renju")[1].name == "renju/1"
 
 

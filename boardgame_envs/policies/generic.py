@@ -1,0 +1,263 @@
+"""Searches written against the Game/State protocol alone: they play every game of the package.
+
+The built-in policies (:class:`~boardgame_envs.policies.mcts.MCTSPolicy`,
+:class:`~boardgame_envs.policies.uct.UCTPolicy`,
+:class:`~boardgame_envs.policies.alphabeta.AlphaBetaPolicy`,
+:class:`~boardgame_envs.policies.greedy.GreedyPolicy`) run their numba
+kernels on the m,n,k family and these functions on every other game, with
+the same arguments and the same meaning of a budget. They use only
+``clone``, ``play``, ``legal_actions``, ``terminal`` and ``winner``, plus two
+optional fast paths a game may offer on its states:
+
+* ``rollout(seed) -> winner``: a uniformly random playout to the end, in a
+  kernel (else one is played through ``clone``/``play``);
+* ``evaluate() -> float`` in [-1, 1]: a heuristic value for the player to move
+  (else 0), which alpha-beta scores its leaves with.
+
+A budget is a count (simulations, nodes), never time, so a named player plays
+the same moves on every machine.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+WIN, LOSS, UNPROVEN = 1, -1, 0
+WIN_SCORE = 1_000_000  # alpha-beta: a win in p plies scores WIN_SCORE - p
+
+
+def random_playout(state: Any, rng: np.random.Generator) -> int:
+    """The winner (0: a draw) of uniformly random play from ``state``, which is left unchanged."""
+    if state.terminal:
+        return state.winner
+    fast = getattr(state, "rollout", None)
+    if fast is not None:
+        return fast(int(rng.integers(2**31)))
+    state = state.clone()
+    while not state.terminal:
+        legal = state.legal_actions()
+        state.play(int(legal[rng.integers(len(legal))]))
+    return state.winner
+
+
+class _Node:
+    """A position of the tree, seen from the player who moved into it (``mover``)."""
+
+    __slots__ = ("state", "mover", "children", "untried", "visits", "value", "proof")
+
+    def __init__(self, state: Any, mover: int, rng: np.random.Generator) -> None:
+        self.state = state
+        self.mover = mover
+        self.children: dict[int, _Node] = {}
+        self.untried = [] if state.terminal else list(rng.permutation(state.legal_actions()))
+        self.visits = 0
+        self.value = 0.0  # summed rewards for ``mover``
+        self.proof = UNPROVEN  # WIN: the move into this node wins for ``mover``; LOSS: it loses
+        if state.terminal and state.winner:
+            self.proof = WIN if state.winner == mover else LOSS
+
+
+def mcts(state: Any, simulations: int, c: float, rng: np.random.Generator, solver: bool = True,
+         draw: float = 0.0) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """UCT over the protocol: visit counts and proofs (WIN/LOSS/UNPROVEN) of the root's moves.
+
+    Each simulation walks the tree by UCB1 (``mean + c * sqrt(ln N / n)``,
+    unvisited children first), adds one child, plays a random playout from it
+    and backs the result up: +1 for a win of the player who moved into a node,
+    -1 for a loss, ``draw`` for a draw. With ``solver`` (MCTS-Solver) a move
+    into a won position is proven, a position all of whose moves are proven
+    losses is proven, and proven positions are not searched again; the search
+    stops once the root is decided.
+    """
+    root = _Node(state, 3 - state.to_move, rng)
+    done = 0
+    while done < simulations and not (solver and root.proof != UNPROVEN):
+        done += 1
+        path = [root]
+        node = root
+        while not node.untried and node.children and not (solver and node.proof != UNPROVEN):
+            node = _select(node, c, solver)
+            path.append(node)
+        if node.untried and not (solver and node.proof != UNPROVEN):
+            action = int(node.untried.pop())
+            child_state = node.state.clone()
+            child_state.play(action)
+            child = _Node(child_state, node.state.to_move, rng)
+            node.children[action] = child
+            node = child
+            path.append(node)
+        winner = random_playout(node.state, rng)
+        for n in reversed(path):
+            n.visits += 1
+            n.value += draw if winner == 0 else (1.0 if winner == n.mover else -1.0)
+        if solver:
+            _prove(path)
+    num_actions = state.game.num_actions
+    visits = np.zeros(num_actions)
+    proofs = np.zeros(num_actions, dtype=np.int64)
+    for action, child in root.children.items():
+        visits[action] = child.visits
+        proofs[action] = child.proof
+    return visits, proofs
+
+
+def _select(node: _Node, c: float, solver: bool) -> _Node:
+    log_n = math.log(max(node.visits, 1))
+    best, best_score = None, -math.inf
+    for child in node.children.values():
+        if solver and child.proof == WIN:
+            return child  # a winning move: the node above is proven by _prove
+        if solver and child.proof == LOSS:
+            score = -math.inf if best is not None else -1e300  # chosen only if every move loses
+        elif child.visits == 0:
+            score = math.inf
+        else:
+            score = child.value / child.visits + c * math.sqrt(log_n / child.visits)
+        if score > best_score:
+            best, best_score = child, score
+    return best
+
+
+def _prove(path: list[_Node]) -> None:
+    """Propagate proofs up ``path`` (MCTS-Solver): a won child proves its parent lost, all lost children prove it won."""
+    for node in reversed(path):
+        if node.proof != UNPROVEN or node.state.terminal:
+            continue
+        proofs = [child.proof for child in node.children.values()]
+        if WIN in proofs:
+            node.proof = LOSS  # the player to move here has a winning move: moving into here loses
+        elif not node.untried and proofs and all(p == LOSS for p in proofs):
+            node.proof = WIN
+        else:
+            break  # nothing proven here, so nothing above changes
+
+
+def mcts_move(state: Any, simulations: int, c: float, rng: np.random.Generator) -> int:
+    """MCTS-Solver's move: a proven win, else the most visited move not proven lost."""
+    visits, proofs = mcts(state, simulations, c, rng)
+    legal = state.legal_mask()
+    won = np.flatnonzero(proofs == WIN)
+    if won.size:
+        return int(won[rng.integers(len(won))])
+    pool = np.where(legal & (proofs != LOSS), visits, -1.0)
+    if pool.max() < 0:  # every move loses: the most visited anyway
+        pool = np.where(legal, visits, -1.0)
+    return _argmax(pool, rng)
+
+
+def _argmax(scores: np.ndarray, rng: np.random.Generator) -> int:
+    best = np.flatnonzero(scores == scores.max())
+    return int(best[rng.integers(len(best))])
+
+
+# ------------------------------------------------------------------ alpha-beta
+class _Budget:
+    __slots__ = ("nodes",)
+
+    def __init__(self, nodes: int) -> None:
+        self.nodes = nodes
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+def _evaluate(state: Any) -> float:
+    evaluate = getattr(state, "evaluate", None)
+    return float(evaluate()) if evaluate is not None else 0.0
+
+
+def _negamax(state: Any, depth: int, ply: int, alpha: float, beta: float, budget: _Budget,
+             table: dict[bytes, tuple[int, float, int, int]]) -> float:  # fmt: skip
+    """Negamax with alpha-beta and a transposition table; the value for the player to move."""
+    if state.terminal:
+        return 0.0 if state.winner == 0 else -(WIN_SCORE - ply)  # the player who just moved won
+    if depth == 0:
+        return 1000.0 * _evaluate(state)
+    budget.nodes -= 1
+    if budget.nodes < 0:
+        raise _OutOfNodes
+    key = state.board.tobytes() + bytes((state.to_move,))
+    entry = table.get(key)
+    first = -1
+    if entry is not None:
+        e_depth, e_value, e_flag, first = entry
+        if e_depth >= depth and abs(e_value) < WIN_SCORE - 1000:  # win scores depend on the ply: not reused
+            if e_flag == 0 or (e_flag > 0 and e_value >= beta) or (e_flag < 0 and e_value <= alpha):
+                return e_value
+    moves = [int(a) for a in state.legal_actions()]
+    if first in moves:
+        moves.remove(first)
+        moves.insert(0, first)
+    alpha0, best, best_move = alpha, -math.inf, moves[0]
+    for action in moves:
+        child = state.clone()
+        child.play(action)
+        value = -_negamax(child, depth - 1, ply + 1, -beta, -alpha, budget, table)
+        if value > best:
+            best, best_move = value, action
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    flag = 1 if best >= beta else (-1 if best <= alpha0 else 0)
+    table[key] = (depth, best, flag, best_move)
+    return best
+
+
+def alphabeta_scores(state: Any, depth: int, nodes: int | None) -> tuple[np.ndarray, int]:
+    """Iterative deepening to ``depth`` within ``nodes``: the root scores of the deepest complete iteration.
+
+    Scores are for the player to move (``WIN_SCORE - p`` a win in ``p`` plies,
+    ``-inf`` for illegal moves); returns them and the depth reached.
+    """
+    moves = [int(a) for a in state.legal_actions()]
+    scores = np.full(state.game.num_actions, -np.inf)
+    best_scores, reached = scores.copy(), 0
+    budget = _Budget(10**12 if nodes is None else int(nodes))
+    table: dict[bytes, tuple[int, float, int, int]] = {}
+    for d in range(1, depth + 1):
+        scores = np.full(state.game.num_actions, -np.inf)
+        try:
+            for action in moves:
+                child = state.clone()
+                child.play(action)
+                scores[action] = -_negamax(child, d - 1, 1, -math.inf, math.inf, budget, table)
+        except _OutOfNodes:
+            break
+        best_scores, reached = scores, d
+        moves.sort(key=lambda a: -scores[a])  # the best first in the next iteration
+        if scores.max() >= WIN_SCORE - d or scores.max() <= -(WIN_SCORE - d) and (scores > -np.inf).all():
+            break  # decided
+    return best_scores, reached
+
+
+# ---------------------------------------------------------------------- greedy
+def greedy_scores(state: Any) -> np.ndarray:
+    """One ply, for the player to move: 2 for a move that wins, -1.5 for one after which the opponent wins
+    at once (a block is any move that avoids that), else the heuristic value after the move in (-1, 1)
+    (0 for a draw); -inf for illegal moves."""
+    me = state.to_move
+    scores = np.full(state.game.num_actions, -np.inf)
+    for action in map(int, state.legal_actions()):
+        child = state.clone()
+        child.play(action)
+        if child.terminal:
+            scores[action] = 2.0 if child.winner == me else 0.0
+        elif _wins_at_once(child):
+            scores[action] = -1.5
+        else:
+            scores[action] = -0.999 * _evaluate(child)
+    return scores
+
+
+def _wins_at_once(state: Any) -> bool:
+    """Whether the player to move has a move that wins on the spot."""
+    for reply in map(int, state.legal_actions()):
+        child = state.clone()
+        child.play(reply)
+        if child.winner == state.to_move:
+            return True
+    return False
