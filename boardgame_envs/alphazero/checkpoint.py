@@ -9,7 +9,9 @@ checkpoint, never half of one.
 
 from __future__ import annotations
 
+import errno
 import os
+import pickle
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -34,9 +36,19 @@ def save_checkpoint(path: str | os.PathLike, checkpoint: dict[str, Any]) -> None
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as exc:  # a full disk, a quota, a read-only folder: the old file is untouched
+        Path(tmp).unlink(missing_ok=True)
+        why = os.strerror(exc.errno) if exc.errno else str(exc)
+        kept = "; the previous checkpoint is kept" if path.is_file() else ""
+        raise CheckpointError(f"cannot write {path}: {why}{kept}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def stale_temporaries(folder: str | os.PathLike) -> list[Path]:
+    """Temporary files :func:`save_checkpoint` left in ``folder`` when it was killed mid-write."""
+    return sorted(Path(folder).glob(".*.pt.*.tmp"))
 
 
 class CheckpointError(ValueError):
@@ -60,27 +72,76 @@ def load_checkpoint(path: str | os.PathLike, device: str | torch.device = "cpu")
         raise CheckpointNotFoundError(f"no checkpoint at {path}")
     try:
         checkpoint = torch.load(path, map_location=device, weights_only=True)
-    except Exception as exc:  # torch raises RuntimeError, EOFError, UnpicklingError, ... on a damaged file
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise CheckpointError(f"{path} is not a readable checkpoint ({type(exc).__name__}: {reason[:200]})") from None
+    except Exception as exc:  # torch raises RuntimeError, EOFError, UnpicklingError, OSError, KeyError, ...
+        raise CheckpointError(f"{path} is not a readable checkpoint: {_why_unreadable(exc)}") from None
     if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
         raise CheckpointError(f"{path} is not a boardgame_envs AlphaZero checkpoint (format {FORMAT})")
     missing = [key for key in ("net", "net_hparams", "game") if key not in checkpoint]
     if missing:
         raise CheckpointError(f"{path} is an incomplete checkpoint: no {', '.join(missing)}")
+    _check_shapes(path, checkpoint)
     return checkpoint
+
+
+def _why_unreadable(exc: Exception) -> str:
+    """What is wrong with a file torch could not load, in words. torch's own text is not repeated: it names
+    internals (``KeyError: 101``, ``[Errno 22]``) or advises ``weights_only=False``, which would run code from the file."""
+    if isinstance(exc, pickle.UnpicklingError) or "weights_only" in str(exc):
+        return "it holds Python objects besides tensors, which a safe load refuses (it could run code from the file)"
+    if isinstance(exc, EOFError) or "failed finding central directory" in str(exc) or "EOF" in str(exc):
+        return "the file is empty or cut short (a copy that did not finish?)"
+    if isinstance(exc, OSError) and exc.errno not in (errno.EINVAL, None):
+        return os.strerror(exc.errno)
+    return "the file is damaged or is not a torch file"
+
+
+# Bounds of a network's shape that no checkpoint of this package exceeds; beyond them the file is damaged
+# (or made up), and building the network would fail obscurely or allocate without end.
+_HPARAM_RANGES = {"in_planes": (1, 64), "board_size": (3, 19), "blocks": (0, 64), "channels": (1, 1024)}
+
+
+def _check_shapes(path: Path, checkpoint: dict[str, Any]) -> None:
+    hparams, game = checkpoint["net_hparams"], checkpoint["game"]
+    if not isinstance(hparams, dict) or set(hparams) != set(_HPARAM_RANGES):
+        raise CheckpointError(f"{path} has a damaged network shape: {hparams!r} (expected {', '.join(_HPARAM_RANGES)})")
+    for key, (lo, hi) in _HPARAM_RANGES.items():
+        value = hparams[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise CheckpointError(f"{path} has a damaged network shape: {key}={value!r}, expected {lo}..{hi}")
+    if not isinstance(game, dict) or set(game) != {"size", "win_length", "rule"}:
+        raise CheckpointError(f"{path} names no game this package knows: {game!r}")
+    if not isinstance(checkpoint["net"], dict):
+        raise CheckpointError(f"{path} has no network weights (its 'net' is not a table of tensors)")
 
 
 def game_to_dict(game: MNKGame) -> dict[str, Any]:
     return {"size": int(game.size), "win_length": int(game.win_length), "rule": game.rule}
 
 
-def network_from(checkpoint: dict[str, Any], device: str | torch.device = "cpu") -> tuple[PolicyValueNet, MNKGame]:
-    """The network of a checkpoint (in eval mode, on ``device``) and the game it was trained on."""
-    net = PolicyValueNet(**checkpoint["net_hparams"]).to(device)
-    net.load_state_dict(checkpoint["net"])
+def network_from(
+    checkpoint: dict[str, Any], device: str | torch.device = "cpu", source: str | os.PathLike = "the checkpoint",
+) -> tuple[PolicyValueNet, MNKGame]:  # fmt: skip
+    """The network of a checkpoint (in eval mode, on ``device``) and the game it was trained on.
+
+    Weights that do not fit the shape the checkpoint states raise :class:`CheckpointError` naming ``source``.
+    """
+    try:
+        game = MNKGame(**checkpoint["game"])
+        net = PolicyValueNet(**checkpoint["net_hparams"]).to(device)
+        net.load_state_dict(checkpoint["net"])
+    except (RuntimeError, ValueError, TypeError, KeyError) as exc:
+        raise CheckpointError(f"{source}: its weights do not fit the network it describes: {_first_mismatch(exc)}") from None
     net.eval()
-    return net, MNKGame(**checkpoint["game"])
+    return net, game
+
+
+def _first_mismatch(exc: Exception) -> str:
+    """The first line of torch's complaint that says what differs (a size mismatch, a missing or unexpected key)."""
+    for line in str(exc).splitlines():
+        line = line.strip()
+        if line.startswith(("size mismatch", "Missing key", "Unexpected key")):
+            return line.rstrip(".")[:200]
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
 
 
 def export_network(source: str | os.PathLike, target: str | os.PathLike) -> None:
@@ -91,3 +152,68 @@ def export_network(source: str | os.PathLike, target: str | os.PathLike) -> None
     """
     checkpoint = load_checkpoint(source)
     save_checkpoint(target, {key: checkpoint[key] for key in ("game", "net_hparams", "net")})
+
+
+LOCK = ".trainer.lock"
+
+
+class RunInUseError(CheckpointError):
+    """Another trainer (a live process) holds the run directory."""
+
+
+class RunLock:
+    """One trainer per run directory: ``out/.trainer.lock`` created with ``O_EXCL``, holding the owner's pid.
+
+    A lock whose process is gone (a killed trainer) is taken over, with a line on stderr saying so;
+    a lock of this same process is taken too (a trainer rebuilt on its own run, as tests and notebooks do).
+    """
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        self.path = Path(folder) / LOCK
+        self.held = False
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(2):  # the second try follows the removal of a stale lock
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                owner = self._owner()
+                if owner is not None and owner != os.getpid() and _alive(owner):
+                    raise RunInUseError(
+                        f"{self.path.parent} is in use by another trainer (pid {owner}); wait for it to finish, "
+                        "stop it, or pick another out directory"
+                    ) from None
+                if owner != os.getpid():
+                    import sys
+
+                    what = f"pid {owner}, no longer running" if owner is not None else "unreadable"
+                    print(f"taking over the lock of {self.path.parent} ({what})", file=sys.stderr)
+                self.path.unlink(missing_ok=True)
+                continue
+            with os.fdopen(fd, "w") as f:
+                f.write(f"{os.getpid()}\n")
+            self.held = True
+            return
+        raise RunInUseError(f"cannot lock {self.path.parent}: another trainer took it at the same moment")
+
+    def _owner(self) -> int | None:
+        try:
+            return int(self.path.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def release(self) -> None:
+        if self.held and self._owner() == os.getpid():
+            self.path.unlink(missing_ok=True)
+        self.held = False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True

@@ -64,7 +64,7 @@ class NetworkPolicy:
         from boardgame_envs.alphazero.checkpoint import load_checkpoint, network_from
 
         checkpoint = load_checkpoint(path, device)
-        net, game = network_from(checkpoint, device)
+        net, game = network_from(checkpoint, device, source=path)
         return cls(net, game, simulations=simulations, seed=seed)
 
     @classmethod

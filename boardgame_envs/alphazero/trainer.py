@@ -36,7 +36,9 @@ import torch
 from torch.nn import functional as F
 from tqdm.auto import tqdm
 
-from boardgame_envs.alphazero.checkpoint import LATEST, CheckpointError, game_to_dict, load_checkpoint, save_checkpoint
+from boardgame_envs.alphazero.checkpoint import (
+    LATEST, CheckpointError, RunLock, game_to_dict, load_checkpoint, save_checkpoint, stale_temporaries,
+)  # fmt: skip
 from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet, resolve_device
 from boardgame_envs.alphazero.policy import NetworkPolicy
@@ -88,13 +90,27 @@ class AlphaZeroTrainer:
         # The warm start's progress (checkpointed): games played, examples kept, learning steps taken, finished.
         self.warm = {"games": 0, "positions": 0, "steps": 0, "done": cfg.warm_start is None}
         self.out = Path(cfg.out) if cfg.out is not None else None
+        self._lock = RunLock(self.out) if self.out is not None else None
+        if self._lock is not None:
+            self._lock.acquire()  # a live trainer on the same out: RunInUseError naming its pid
+            for tmp in stale_temporaries(self.out):  # a save cut short by a kill
+                tmp.unlink(missing_ok=True)
         resuming = self.out is not None and (self.out / LATEST).is_file()
         if resuming:
             try:
                 checkpoint = load_checkpoint(self.out / LATEST, self.device)
-            except CheckpointError as exc:
+                # A network alone (export_network's output, a pretrained network) has no optimizer, replay
+                # buffer or iteration count: resuming from it would be another run under the same name.
+                network_only = "optimizer" not in checkpoint
+                if not network_only:
+                    self._restore(checkpoint)
+            except ValueError as exc:  # CheckpointError, or a checkpoint of another game or network shape
+                self.release_lock()
                 raise CheckpointError(f"cannot resume: {exc}; to start afresh, remove it or pick another out directory") from None
-            self._restore(checkpoint)
+            if network_only:
+                self.release_lock()
+                raise CheckpointError(f"{self.out / LATEST} holds a network only (as export_network and the pretrained "
+                                      "networks are written), not a training run; move it out to start a new run here")
         self.saved_iteration = self.iteration  # the iteration of out/latest.pt (0: none written, or the warm start's)
         self.saved_warm = dict(self.warm) if resuming else None
         self._selfplay: Any = None
@@ -111,6 +127,8 @@ class AlphaZeroTrainer:
             raise ValueError("set config.iterations or config.minutes: training has no end otherwise")
         deadline = None if cfg.minutes is None else time.perf_counter() + 60.0 * cfg.minutes
         rows: list[dict[str, float]] = []
+        if self._lock is not None:
+            self._lock.acquire()  # again, for a second train() on a trainer whose lock the first released
         try:
             if not self.warm["done"]:
                 self.warm_start(deadline)
@@ -132,11 +150,17 @@ class AlphaZeroTrainer:
             bar.close()
         finally:
             self.release_workers()
+            self.release_lock()
         if self._writer is not None:
             self._writer.flush()
         if rows and self.out is not None:
             self.plot_summary()
         return rows
+
+    def release_lock(self) -> None:
+        """Let another trainer use ``out`` (done at the end of :meth:`train`)."""
+        if self._lock is not None:
+            self._lock.release()
 
     def release_workers(self) -> None:
         """Stop the Ray self-play workers, if any (``train()`` does it on its way out); the next iteration starts new ones."""

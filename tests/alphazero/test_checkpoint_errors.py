@@ -45,3 +45,117 @@ def test_resume_from_a_corrupt_latest_says_how_to_start_afresh(tmp_path, capsys)
     args = ["train", "tictactoe", "--iterations", "1", "--out", str(tmp_path), "--no-progress"]
     assert cli_main(args) == 2
     assert "to start afresh" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- shapes, words, network-only files, the run lock
+
+
+def _net_checkpoint(**changes):
+    from boardgame_envs.alphazero.network import PolicyValueNet
+
+    net = PolicyValueNet(2, 3, 1, 8)
+    checkpoint = {"format": 1, "game": {"size": 3, "win_length": 3, "rule": "freestyle"},
+                  "net_hparams": dict(net.hparams), "net": net.state_dict()}  # fmt: skip
+    for key, value in changes.items():
+        if value is None:
+            del checkpoint[key]
+        else:
+            checkpoint[key] = value
+    return checkpoint
+
+
+@pytest.mark.parametrize(("changes", "words"), [
+    ({"net_hparams": {"in_planes": 2, "board_size": 3, "blocks": 1, "channels": -4}}, "channels=-4, expected 1..1024"),
+    ({"net_hparams": {"in_planes": 2, "board_size": 3, "blocks": 1, "channels": 10**9}}, "channels=1000000000"),
+    ({"net_hparams": {"in_planes": 2, "board_size": 5, "blocks": 1, "channels": 8}}, "do not fit"),
+    ({"net": None}, "no net"),
+    ({"net": "weights"}, "no network weights"),
+])  # fmt: skip
+def test_damaged_shapes_are_one_checkpoint_error_in_words(changes, words, tmp_path):
+    path = tmp_path / "net.pt"
+    torch.save(_net_checkpoint(**changes), path)
+    with pytest.raises(CheckpointError, match=words) as info:
+        NetworkPolicy.from_checkpoint(path)
+    assert "\n" not in str(info.value) and "net.pt" in str(info.value)
+
+
+def test_unreadable_files_are_described_in_words_without_torchs_advice(tmp_path):
+    torch.save({"format": 1, "x": object.__new__(_Pickled)}, tmp_path / "pickled.pt")
+    for path in [*_damaged(tmp_path), tmp_path / "pickled.pt"]:
+        with pytest.raises(CheckpointError) as info:
+            load_checkpoint(path)
+        text = str(info.value)
+        assert "weights_only" not in text and "Errno" not in text and "Error:" not in text and "KeyError" not in text
+    with pytest.raises(CheckpointError, match="could run code"):
+        load_checkpoint(tmp_path / "pickled.pt")
+
+
+class _Pickled:
+    pass
+
+
+def _trainer(out, **overrides):
+    from boardgame_envs import tictactoe_v0
+    from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer
+
+    config = AlphaZeroConfig.for_game("tictactoe", out=str(out), iterations=1, games_per_iteration=2, parallel_games=2,
+                                      simulations=2, train_steps=1, batch_size=4, eval_every=0, progress=False, **overrides)  # fmt: skip
+    return AlphaZeroTrainer(tictactoe_v0.env, config)
+
+
+def test_a_network_only_file_is_refused_as_a_run_to_resume(tmp_path):
+    (tmp_path / "run").mkdir()
+    torch.save(_net_checkpoint(), tmp_path / "run" / "latest.pt")
+    with pytest.raises(CheckpointError, match="holds a network only") as info:
+        _trainer(tmp_path / "run")
+    assert "optimizer" not in str(info.value)
+    assert not (tmp_path / "run" / ".trainer.lock").exists()  # refused: the lock is let go
+
+
+def test_a_live_trainer_holds_the_run_and_a_dead_ones_lock_is_taken_over(tmp_path, capsys):
+    import os
+    import subprocess
+    import sys
+
+    from boardgame_envs.alphazero.checkpoint import RunInUseError
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / ".trainer.lock").write_text(f"{os.getppid()}\n")  # our parent: alive
+    with pytest.raises(RunInUseError, match=f"in use by another trainer \\(pid {os.getppid()}\\)"):
+        _trainer(run)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    (run / ".trainer.lock").write_text(dead.stdout)
+    trainer = _trainer(run)
+    assert "taking over the lock" in capsys.readouterr().err
+    assert (run / ".trainer.lock").read_text().strip() == str(os.getpid())
+    trainer.release_lock()
+    assert not (run / ".trainer.lock").exists()
+
+
+def test_a_save_cut_short_is_cleaned_at_the_next_start(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / ".latest.pt.abc123.tmp").write_bytes(b"")
+    trainer = _trainer(run)
+    assert not list(run.glob("*.tmp"))
+    trainer.release_lock()
+
+
+def test_a_full_disk_is_one_line_and_the_old_checkpoint_survives(tmp_path, monkeypatch):
+    import errno
+
+    from boardgame_envs.alphazero import checkpoint as ckpt
+
+    path = tmp_path / "latest.pt"
+    ckpt.save_checkpoint(path, _net_checkpoint())
+    before = path.read_bytes()
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(ckpt.torch, "save", full)
+    with pytest.raises(CheckpointError) as info:
+        ckpt.save_checkpoint(path, _net_checkpoint())
+    assert str(info.value) == f"cannot write {path}: No space left on device; the previous checkpoint is kept"
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.tmp"))
