@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+from pathlib import Path
 
 import pytest
+
+import process_guards
 
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.arena import PolicyError, match
@@ -49,3 +52,15 @@ def test_workers_outlive_a_failed_batch_and_name_the_task(no_process_left):
         with pytest.raises(WorkerError, match=r"^task 4: its worker process died \(killed by SIGKILL\)"):
             list(workers.run(die_always, range(6)))
         assert list(workers.run(die_always, [0, 1, 2])) == [0, 1, 2]  # the pool still plays
+
+
+@pytest.mark.slow
+def test_a_dead_ray_worker_is_the_same_error():
+    ray = pytest.importorskip("ray")
+    tests = str(Path(__file__).resolve().parents[1])  # Ray's workers import faulty_policies from here
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": tests}})
+    try:
+        with process_guards.hard_timeout(240), pytest.raises(WorkerError, match=r"game 1 of 4 .*its Ray worker died"):
+            match(GOMOKU9, killer, "random", games=4, jobs=2, backend="ray", progress=False)
+    finally:
+        ray.shutdown()
