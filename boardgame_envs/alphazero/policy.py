@@ -86,7 +86,11 @@ class NetworkPolicy:
     def _position(self, env: Any) -> tuple[GameState, Any]:
         """The live state and the unwrapped env (the encoder), after checking the game is the net's."""
         state = game_state_of(env)
-        base = env.unwrapped
+        base = getattr(env, "unwrapped", None)
+        if base is None:  # a bare state (as the arena hands one): an env of its game encodes it
+            from boardgame_envs.envs.factory import env_for
+
+            base = env_for(state.game, raw=True)
         if self.game is not None and base.game != self.game:
             raise ValueError(f"this network was trained on {self.game}, not {base.game}")
         return state, base
