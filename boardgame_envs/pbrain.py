@@ -11,6 +11,7 @@ warnings.warn(
 
 # By name, not an import statement: a lower layer names the gomocup package only by strings.
 _target = importlib.import_module("boardgame_envs.gomocup.brain")
-__all__ = ['Brain', 'CommandError', 'move_time', 'serve', 'write_launcher', 'MOVES_TO_GO', 'SAFETY', 'OVERHEAD_S', 'MIN_THINK_S', 'UNLIMITED_MS', 'NUMERIC_INFO']
+__all__ = ['Brain', 'CommandError', 'move_time', 'serve', 'MOVES_TO_GO', 'SAFETY', 'OVERHEAD_S', 'MIN_THINK_S', 'UNLIMITED_MS', 'NUMERIC_INFO']
 globals().update({name: getattr(_target, name) for name in __all__})
+__all__ += ["write_launcher"]
 globals()["write_launcher"] = importlib.import_module("boardgame_envs.gomocup.launcher").write_launcher

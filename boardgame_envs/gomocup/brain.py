@@ -119,7 +119,7 @@ class Brain:
                 return True
             # A command inside BOARD: the manager gave up on it; refuse the board, obey the command.
             self._board_lines = None
-            self.write(f"ERROR BOARD ended by {shown(text.split()[0])!r} without DONE; the position is unchanged")
+            self.write(f"ERROR BOARD ended by '{shown(text.split()[0])}' without DONE; the position is unchanged")
         if not text:
             return True
         word, _, rest = text.partition(" ")
@@ -128,7 +128,7 @@ class Brain:
             return False
         handler = self._commands().get(command)
         if handler is None:
-            self.write(f"UNKNOWN command {shown(word)!r} is not supported")
+            self.write(f"UNKNOWN command '{shown(word)}' is not supported")
         elif command == "BOARD":
             self._board_lines = []
         else:
@@ -209,7 +209,7 @@ class Brain:
             point, _, field = line.rpartition(",")
             action = self._point(point)
             if field.strip() not in ("1", "2"):
-                raise CommandError(f"BOARD field must be 1 (own stone) or 2 (opponent's); got {shown(line)!r} "
+                raise CommandError(f"BOARD field must be 1 (own stone) or 2 (opponent's); got '{shown(line)}' "
                                    "(3, the continuous game, is not supported)")  # fmt: skip
             (own if field.strip() == "1" else opponent).append(action)
         if len(own) == len(opponent):
@@ -371,7 +371,7 @@ def serve(policy: Any, stdin: TextIO | None = None, stdout: TextIO | None = None
             if len(line) == MAX_LINE_BYTES and not line.endswith("\n"):
                 while (rest := stdin.readline(MAX_LINE_BYTES)) and not rest.endswith("\n"):
                     pass  # the rest of an overlong line, read and dropped in bounded pieces
-                write(f"ERROR a line longer than {MAX_LINE_BYTES} characters ({shown(line)!r}); ignored")
+                write(f"ERROR a line longer than {MAX_LINE_BYTES} characters ('{shown(line)}'); ignored")
                 continue
             if not brain.handle(line):
                 break
@@ -381,6 +381,3 @@ def serve(policy: Any, stdin: TextIO | None = None, stdout: TextIO | None = None
         sys.stdout = saved
     return 0
 
-
-# The launcher has its own module; its old home (this one) still names it.
-from boardgame_envs.gomocup.launcher import write_launcher  # noqa: E402

@@ -369,11 +369,11 @@ class GomocupEngine:
         n = state.game.size
         shown = clip(printable(answer))
         if answer.upper().startswith("ERROR"):
-            self._fail(EngineProtocolError, f"{self.name} answered {command!r} with {shown!r}")
+            self._fail(EngineProtocolError, f"{self.name} answered {command!r} with '{shown}'")
         try:
             x, y = read_point(answer)
         except ProtocolError:
-            self._fail(EngineProtocolError, f"{self.name} answered {command!r} with {shown!r}, not a move 'x,y'")
+            self._fail(EngineProtocolError, f"{self.name} answered {command!r} with '{shown}', not a move 'x,y'")
         color = "black" if state.to_move == BLACK else "white"
         if not (0 <= x < n and 0 <= y < n):
             self._history = None  # resend the position next time

@@ -17,26 +17,22 @@ group is ended (``SIGTERM``, then ``SIGKILL`` after :data:`KILL_GRACE_S`) on
 :meth:`EngineProcess.close`, on any fault, when the object is garbage-collected, at
 interpreter exit, when a ``multiprocessing`` worker exits, and on ``SIGTERM`` to our
 process (a pool's ``terminate()``). If our process dies without any of these
-(``SIGKILL``), the engine's stdin closes; brains that stop at the end of their input
-(ours included) exit then. POSIX only: Windows has no ``select`` on pipes.
+(``SIGKILL``), a keeper process sees its pipe from us end and ends every engine group we
+left (:mod:`~boardgame_envs.gomocup.reaper`). POSIX only: Windows has no ``select`` on pipes.
 """
 
 from __future__ import annotations
 
-import atexit
 import logging
-import multiprocessing.util
 import os
 import select
 import signal
 import subprocess
-import threading
 import time
-import weakref
 from collections import deque
-from typing import Any
 
 from boardgame_envs.games.mnk import IllegalMoveError
+from boardgame_envs.gomocup import reaper
 from boardgame_envs.gomocup.protocol import MAX_LINE_BYTES, clip, printable
 from boardgame_envs.policies.base import Forfeit
 
@@ -80,46 +76,6 @@ class EngineIllegalMove(EngineFault, IllegalMoveError):
     """The engine played off the board, on a stone, or (black, renju) on a forbidden point."""
 
 
-_LIVE: weakref.WeakSet[EngineProcess] = weakref.WeakSet()
-_previous_sigterm: Any = None
-
-
-def _close_all(quick: bool = False) -> None:
-    for process in list(_LIVE):
-        try:
-            process.close(grace_s=0.0 if quick else END_GRACE_S)
-        except Exception:  # at exit, best effort for every engine
-            pass
-
-
-atexit.register(_close_all)
-# multiprocessing workers leave through os._exit, which skips atexit; its finalizers do run.
-multiprocessing.util.Finalize(None, _close_all, exitpriority=100)
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    """End our engines, then die of SIGTERM as we would have (or run the handler that was there)."""
-    _close_all(quick=True)
-    previous = _previous_sigterm
-    if callable(previous):
-        previous(signum, frame)
-    elif previous != signal.SIG_IGN:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-
-def _guard_sigterm() -> None:
-    """Install :func:`_on_sigterm` once, from the main thread (the only one that may)."""
-    global _previous_sigterm
-    if _previous_sigterm is not None or threading.current_thread() is not threading.main_thread():
-        return
-    current = signal.getsignal(signal.SIGTERM)
-    if current is _on_sigterm:
-        return
-    _previous_sigterm = signal.SIG_DFL if current is None else current
-    signal.signal(signal.SIGTERM, _on_sigterm)
-
-
 def check_program(program: str, cwd: str | None, name: str) -> None:
     """Raise :class:`EngineStartError` naming ``program`` if it cannot be run (missing, a folder, not executable)."""
     if os.sep not in program and (os.altsep is None or os.altsep not in program):
@@ -158,11 +114,11 @@ class EngineProcess:
             )  # fmt: skip
         except OSError as exc:
             raise EngineStartError(f"cannot run {name} ({' '.join(argv)}): {exc}") from None
+        self._owner = os.getpid()  # a forked child holds a copy of this object, not the engine
         self._fds = {self._proc.stdout.fileno(): "out", self._proc.stderr.fileno(): "err"}
         for fd in self._fds:
             os.set_blocking(fd, False)
-        _LIVE.add(self)
-        _guard_sigterm()
+        reaper.track(self, self._proc.pid)
 
     # ------------------------------------------------------------ state
     @property
@@ -360,9 +316,8 @@ class EngineProcess:
     def _end(self, grace_s: float) -> None:
         """End the whole process group (SIGTERM, ``grace_s``, SIGKILL), reap our child, close our pipe ends."""
         proc, self._proc = self._proc, None
-        if proc is None:
+        if proc is None or os.getpid() != self._owner:
             return
-        _LIVE.discard(self)
         group = os.name == "posix"
         try:
             if group:
@@ -386,6 +341,7 @@ class EngineProcess:
             proc.wait(5)
         except subprocess.TimeoutExpired:  # unkillable (a process stuck in the kernel): leave it to init
             pass
+        reaper.untrack(self, proc.pid)
         for stream in (proc.stdin, proc.stdout, proc.stderr):  # nobody else reads them: closing cannot block
             try:
                 stream.close()

@@ -67,7 +67,8 @@ def clip(text: str, limit: int = CLIP_CHARS) -> str:
 def read_int(text: str, what: str) -> int:
     """The integer in ``text`` (at most :data:`MAX_DIGITS` digits); :class:`ProtocolError` naming ``what`` if not."""
     if _INTEGER.match(text) is None:
-        raise ProtocolError(f"{what} needs an integer of at most {MAX_DIGITS} digits, got {clip(printable(text.strip()))!r}")
+        shown = clip(printable(text.strip()))
+        raise ProtocolError(f"{what} needs an integer of at most {MAX_DIGITS} digits, got '{shown}'")
     return int(text)
 
 
@@ -121,7 +122,7 @@ def read_point(text: str) -> tuple[int, int]:
     """``(x, y)`` of ``"x,y"``, whatever their range; :class:`ProtocolError` if ``text`` is not two integers."""
     match = _POINT.match(text)
     if match is None:
-        raise ProtocolError(f"expected a point 'x,y' (two integers), got {clip(printable(text.strip()))!r}")
+        raise ProtocolError(f"expected a point 'x,y' (two integers), got '{clip(printable(text.strip()))}'")
     return int(match.group(1)), int(match.group(2))
 
 

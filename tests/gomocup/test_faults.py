@@ -143,7 +143,7 @@ def test_options_become_info_lines(tmp_path):
         make_policy(f"pbrain:{path}:turn=100")
     with pytest.raises(ValueError, match="nodes must be a positive integer"):
         make_policy(f"pbrain:{path}:nodes=0")
-    with pytest.raises(ValueError, match="INFO KEY"):
+    with pytest.raises(ValueError, match="INFO key .a b.: expected letters"):
         GomocupEngine(path, info={"a b": 1})
     with pytest.raises(ValueError, match="expected one word"):
         GomocupEngine(path, info={"x": "1\nBEGIN"})
@@ -178,7 +178,11 @@ def _parent(script: str, folder: Path) -> subprocess.Popen:
                             cwd=str(folder))  # fmt: skip
 
 
-@pytest.mark.parametrize("stop", ["sigint", "sigterm", "finish"])
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+@pytest.mark.parametrize("stop", ["sigint", "workers_killed", "finish"])
 def test_workers_leave_no_engine_behind(tmp_path, stop):
     mode = "good" if stop == "finish" else "stubborn"
     path = launcher(tmp_path, mode, helper=True)
@@ -201,7 +205,14 @@ def test_workers_leave_no_engine_behind(tmp_path, stop):
         while len(recorded(tmp_path)) < 4 and time.time() < deadline:  # both engines and their helpers started
             time.sleep(0.1)
         assert len(recorded(tmp_path)) == 4
-        parent.send_signal(signal.SIGINT if stop == "sigint" else signal.SIGTERM)
+        if stop == "sigint":  # Ctrl-C: the terminal signals the parent; its workers ignore SIGINT
+            parent.send_signal(signal.SIGINT)
+        else:  # workers killed as no handler can see (SIGKILL): each one's keeper ends its engines
+            engines = set(recorded(tmp_path))
+            workers = {_parent_of(pid) for pid in engines} - engines - {parent.pid, 1}
+            for worker in workers:
+                os.kill(worker, signal.SIGKILL)
+            parent.kill()
     parent.wait(60)
     assert recorded(tmp_path) and none_left(tmp_path)
 

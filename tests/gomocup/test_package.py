@@ -23,9 +23,8 @@ def test_old_paths_warn_and_re_export_the_same_objects(old, monkeypatch):
     with pytest.warns(DeprecationWarning, match="boardgame_envs.gomocup"):
         module = importlib.import_module(old)
     for name in OLD[old]:
-        assert getattr(module, name) is getattr(module._target, name)
-        if name in gomocup.__all__:
-            assert getattr(module, name) is getattr(gomocup, name)
+        new = gomocup if name in gomocup.__all__ else module._target
+        assert getattr(module, name) is getattr(new, name)
 
 
 def test_policies_name_the_engine_lazily():
