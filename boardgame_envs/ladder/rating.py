@@ -70,17 +70,17 @@ class Rating:
             return self._one_sided("won", "at least", self.low, self.top, "above", self.low > self.top.elo)
         if self.elo == -math.inf:
             return self._one_sided("lost", "at most", self.high, self.bottom, "below", self.high < self.bottom.elo)
-        return f"Elo {self.elo:+.0f} (95% {self.low:+.0f} .. {self.high:+.0f})"
+        return f"Elo {_elo(self.elo)} (95% {_elo(self.low)} .. {_elo(self.high)})"
 
     def _one_sided(self, result: str, side: str, bound: float, end: Level, beyond: str, past: bool) -> str:
         why = f"one-sided 95%; it {result} all {self.games} games"
         if end.name not in self.per_level:
             other = "stronger" if beyond == "above" else "weaker"
-            return f"Elo {side} {bound:+.0f} ({why}: no bound on the other side until it meets {other} levels)"
+            return f"Elo {side} {_elo(bound)} ({why}: no bound on the other side until it meets {other} levels)"
         if past:  # the bound itself lies beyond the end level
             edge = "top" if beyond == "above" else "bottom"
-            return f"{beyond} the {edge} of the ladder: Elo {side} {bound:+.0f} ({why}, {end.name}'s too)"
-        return f"Elo {side} {bound:+.0f} ({why}, {end.name}'s too; the ladder has no level {beyond} it)"
+            return f"{beyond} the {edge} of the ladder: Elo {side} {_elo(bound)} ({why}, {end.name}'s too)"
+        return f"Elo {side} {_elo(bound)} ({why}, {end.name}'s too; the ladder has no level {beyond} it)"
 
     def __str__(self) -> str:
         head = f"{self.policy} on the {self.ladder} ladder: {self.describe()}, {self.games} games"
@@ -90,6 +90,11 @@ class Rating:
         for name, (w, d, l) in self.per_level.items():
             lines.append(f"  {name:<16}{w:>6}{d:>7}{l:>8}")
         return "\n".join(lines)
+
+
+def _elo(x: float) -> str:
+    """A finite Elo as the tables print it, signed, with no ``-0``."""
+    return f"{round(x):+d}"
 
 
 def _check(games: int, jobs: int, backend: str) -> None:
