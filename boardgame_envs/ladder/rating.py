@@ -170,13 +170,13 @@ def rate(
     on_batch: Callable[[Rating], None] | None = None, backend: str = "local",
     save_games: str | os.PathLike | None = None,
 ) -> Rating:  # fmt: skip
-    """Rate ``policy`` (a spec, a ``.pt`` checkpoint, an object with ``act(env)``) on ``game``'s ladder.
+    """Rate ``policy`` (a spec, a ``.pt`` checkpoint, an object with ``act(state)``) on ``game``'s ladder.
 
     Plays up to ``games`` games (rounded up to whole colour-swapped pairs) in batches
     of ``jobs`` pairs, each batch against the level nearest the running estimate;
-    stops early once the 95% half-width is at most ``precision`` Elo. Ctrl-C stops
-    the games and returns the estimate so far (``interrupted=True``) once a pair has
-    been played, else re-raises. ``backend``: ``"local"`` (``jobs`` processes) or
+    stops early once the 95% half-width is at most ``precision`` Elo (never while the
+    rating is one-sided). Ctrl-C stops the games and returns the estimate so far
+    (``interrupted=True``) once a pair has been played, else re-raises. ``backend``: ``"local"`` (``jobs`` processes) or
     ``"ray"``; the games and the rating do not depend on it. ``save_games``: a
     directory that receives every game as SGF, ``game-0001.sgf``, ... in the order
     played.
