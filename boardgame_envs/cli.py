@@ -51,9 +51,11 @@ def arena(args: argparse.Namespace) -> int:
     game = env_fn().unwrapped.game
     for name in args.policies:
         make_policy(name, seed=0)  # fail before any game is played
-    default = openings.default_set(game.size, game.win_length, game.rule)
+    default = openings.default_for(game)
     chosen = default if args.openings is None else None if args.openings == "none" else args.openings
     if chosen is not None:
+        if getattr(game, "family", None) != "mnk":
+            raise ValueError(f"{game.name} has no opening sets: leave out --openings")
         openings.resolve(chosen, game.size)  # a bad name or file fails here, before any game
     try:
         if len(args.policies) == 2:

@@ -215,6 +215,13 @@ def _first_bad_point(text: str, board_size: int) -> str:
     return "not a list of points"
 
 
+def default_for(game: Any) -> str | None:
+    """The opening set a match of ``game`` (a Game) plays by default; None for games without opening sets."""
+    if getattr(game, "family", None) != "mnk":
+        return None
+    return default_set(game.size, game.win_length, game.rule)
+
+
 def default_set(board_size: int, win_length: int, rule: str) -> str | None:
     """The opening set a match plays by default: rif26 for 15x15 renju, balanced sets for 15x15 and 9x9 five."""
     if win_length != 5:

@@ -98,3 +98,30 @@ def random_symmetries(
             masks[rows] = transform_actions(masks[rows], sym)
             policies[rows] = transform_actions(policies[rows], sym)
     return planes, masks, policies
+
+
+def random_permutations(
+    planes: np.ndarray, masks: np.ndarray, policies: np.ndarray, rng: np.random.Generator,
+    cell_perms: list[np.ndarray], action_perms: list[np.ndarray],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """:func:`random_symmetries` for any board: each example moved by a random one of a game's symmetries.
+
+    ``planes`` is ``(B, C, H, W)``; ``cell_perms[s][i]`` is where cell ``i`` (of ``H * W``) goes under
+    symmetry ``s`` and ``action_perms[s][a]`` where action ``a`` goes (the Game's
+    ``cell_symmetries()`` and ``symmetries()``).
+    """
+    planes, masks, policies = np.array(planes), np.array(masks), np.array(policies)
+    b, c, h, w = planes.shape
+    syms = rng.integers(len(action_perms), size=b)
+    for sym in range(1, len(action_perms)):
+        rows = np.flatnonzero(syms == sym)
+        if rows.size:
+            flat = planes[rows].reshape(len(rows), c, h * w)
+            moved = np.empty_like(flat)
+            moved[:, :, cell_perms[sym]] = flat
+            planes[rows] = moved.reshape(len(rows), c, h, w)
+            for array in (masks, policies):
+                out = np.empty_like(array[rows])
+                out[:, action_perms[sym]] = array[rows]
+                array[rows] = out
+    return planes, masks, policies

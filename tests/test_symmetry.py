@@ -109,3 +109,24 @@ def test_symmetries_and_random_symmetries_keep_examples_consistent():
         assert (p2[i] == transform_planes(batch[i], s, channels_first=True)).all()
         assert (m2[i] == transform_actions(mask, s)).all()
     assert len(seen) > 1 and (batch[0] == planes.transpose(2, 0, 1)).all()  # inputs untouched
+
+
+def test_random_permutations_move_planes_and_actions_together_on_connect_four():
+    """Connect four's mirror: a piece in column a lands in column g, and so do that column's mask and policy."""
+    from boardgame_envs.games.connect_four import ConnectFourGame
+    from boardgame_envs.games.protocol import cell_symmetries
+    from boardgame_envs.symmetry import random_permutations
+
+    game = ConnectFourGame()
+    state = game.new_state()
+    state.play(0)  # a piece in column a
+    planes = state.planes(1).transpose(2, 0, 1)[None].repeat(64, axis=0)  # (B, C, H, W)
+    masks = np.tile(np.array([1, 1, 1, 1, 1, 1, 0], dtype=bool), (64, 1))
+    policies = np.tile(np.array([0.7, 0.3, 0, 0, 0, 0, 0]), (64, 1))
+    out_p, out_m, out_pi = random_permutations(planes, masks, policies, np.random.default_rng(0),
+                                               cell_symmetries(game), game.symmetries())  # fmt: skip
+    mirrored = out_p[:, 0, 5, 6] == 1
+    assert 0 < mirrored.sum() < 64  # both symmetries drawn
+    assert (out_p[mirrored, 0, 5, 0] == 0).all() and (out_p[~mirrored, 0, 5, 0] == 1).all()
+    assert (out_m[mirrored, 0] == 0).all() and (out_m[mirrored, 6] == 1).all()
+    assert np.allclose(out_pi[mirrored, 6], 0.7) and np.allclose(out_pi[~mirrored, 0], 0.7)

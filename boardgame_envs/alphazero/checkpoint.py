@@ -19,7 +19,9 @@ from typing import Any
 import torch
 
 from boardgame_envs.alphazero.network import PolicyValueNet
+from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.games.protocol import kernels_of
 
 FORMAT = 1
 LATEST = "latest.pt"
@@ -98,24 +100,49 @@ def _why_unreadable(exc: Exception) -> str:
 # Bounds of a network's shape that no checkpoint of this package exceeds; beyond them the file is damaged
 # (or made up), and building the network would fail obscurely or allocate without end.
 _HPARAM_RANGES = {"in_planes": (1, 64), "board_size": (3, 19), "blocks": (0, 64), "channels": (1, 1024)}
+_OPTIONAL_HPARAMS = {"rows": (3, 19), "num_actions": (1, 361)}  # boards that are not square, actions that are not cells
 
 
 def _check_shapes(path: Path, checkpoint: dict[str, Any]) -> None:
     hparams, game = checkpoint["net_hparams"], checkpoint["game"]
-    if not isinstance(hparams, dict) or set(hparams) != set(_HPARAM_RANGES):
+    keys = set(hparams) if isinstance(hparams, dict) else set()
+    if not isinstance(hparams, dict) or keys - set(_OPTIONAL_HPARAMS) != set(_HPARAM_RANGES) or (
+        keys & set(_OPTIONAL_HPARAMS) not in (set(), set(_OPTIONAL_HPARAMS))
+    ):
         raise CheckpointError(f"{path} has a damaged network shape: {hparams!r} (expected {', '.join(_HPARAM_RANGES)})")
-    for key, (lo, hi) in _HPARAM_RANGES.items():
+    for key, (lo, hi) in {**_HPARAM_RANGES, **_OPTIONAL_HPARAMS}.items():
+        if key not in hparams:
+            continue
         value = hparams[key]
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise CheckpointError(f"{path} has a damaged network shape: {key}={value!r}, expected {lo}..{hi}")
-    if not isinstance(game, dict) or set(game) != {"size", "win_length", "rule"}:
-        raise CheckpointError(f"{path} names no game this package knows: {game!r}")
+    try:
+        game_from_dict(game)
+    except (ValueError, TypeError):
+        raise CheckpointError(f"{path} names no game this package knows: {game!r}") from None
     if not isinstance(checkpoint["net"], dict):
         raise CheckpointError(f"{path} has no network weights (its 'net' is not a table of tensors)")
 
 
-def game_to_dict(game: MNKGame) -> dict[str, Any]:
-    return {"size": int(game.size), "win_length": int(game.win_length), "rule": game.rule}
+def game_to_dict(game: Any) -> dict[str, Any]:
+    """How a checkpoint names its game: an m,n,k game by its rules (as since the first checkpoints), any other by name."""
+    if kernels_of(game, "mnk") is not None:
+        return {"size": int(game.size), "win_length": int(game.win_length), "rule": game.rule}
+    return {"name": game.name}
+
+
+def game_from_dict(game: Any) -> Any:
+    """The Game a checkpoint's ``game`` entry names; ValueError or TypeError for anything else."""
+    if not isinstance(game, dict):
+        raise TypeError(f"not a game: {game!r}")
+    if set(game) == {"name"}:
+        info = game_info(game["name"])
+        if info.factory is None:
+            raise ValueError(f"{game['name']} needs its rules in a checkpoint")
+        return info.game()
+    if set(game) != {"size", "win_length", "rule"}:
+        raise ValueError(f"not a game: {game!r}")
+    return MNKGame(**game)
 
 
 def network_from(
@@ -126,7 +153,7 @@ def network_from(
     Weights that do not fit the shape the checkpoint states raise :class:`CheckpointError` naming ``source``.
     """
     try:
-        game = MNKGame(**checkpoint["game"])
+        game = game_from_dict(checkpoint["game"])
         net = PolicyValueNet(**checkpoint["net_hparams"]).to(device)
         net.load_state_dict(checkpoint["net"])
     except (RuntimeError, ValueError, TypeError, KeyError) as exc:

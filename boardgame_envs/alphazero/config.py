@@ -143,10 +143,13 @@ class AlphaZeroConfig:
 
     @classmethod
     def for_game(cls, game: str, board_size: int | None = None, **overrides: Any) -> AlphaZeroConfig:
-        """Defaults tuned for ``game`` (``"tictactoe"`` or ``"gomoku"`` of ``board_size``), then ``overrides``."""
+        """Defaults tuned for ``game`` (a catalog name; gomoku by ``board_size``), then ``overrides``.
+
+        A fixed game (tic-tac-toe, connect four) has its defaults in the catalog; gomoku's depend on the board.
+        """
         info = game_info(game)
-        if info.module == "tictactoe_v0":
-            base: dict[str, Any] = {}
+        if info.alphazero is not None:
+            base: dict[str, Any] = dict(info.alphazero)
         else:
             size = board_size or info.default_size
             if size <= 7:

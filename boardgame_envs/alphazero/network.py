@@ -29,25 +29,33 @@ class ResidualBlock(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    """ResNet with a policy head (logits over ``n*n`` actions) and a value head (tanh).
+    """ResNet with a policy head (logits over the actions) and a value head (tanh).
 
     Args:
         in_planes: channels of the observation (the env's plane count).
-        board_size: ``n``; the policy covers ``n*n`` actions.
+        board_size: ``n``, the board's columns (and rows, unless ``rows`` is given); the policy covers
+            ``n*n`` actions unless ``num_actions`` is given.
         blocks, channels: depth and width of the residual tower.
+        rows, num_actions: for a board that is not square or whose actions are not its cells
+            (connect four: ``rows=6``, ``board_size=7``, ``num_actions=7``).
     """
 
-    def __init__(self, in_planes: int, board_size: int, blocks: int = 2, channels: int = 32) -> None:
+    def __init__(self, in_planes: int, board_size: int, blocks: int = 2, channels: int = 32,
+                 rows: int | None = None, num_actions: int | None = None) -> None:  # fmt: skip
         super().__init__()
         self.hparams = {"in_planes": in_planes, "board_size": board_size, "blocks": blocks, "channels": channels}
-        n = board_size
+        if rows is not None or num_actions is not None:  # only then: square-board checkpoints keep their keys
+            self.hparams.update(rows=rows, num_actions=num_actions)
+        rows = board_size if rows is None else rows
+        cells = rows * board_size
+        actions = cells if num_actions is None else num_actions
         self.stem = nn.Sequential(nn.Conv2d(in_planes, channels, 3, padding=1, bias=False),
                                   nn.BatchNorm2d(channels), nn.ReLU())  # fmt: skip
         self.tower = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))
         self.policy_head = nn.Sequential(nn.Conv2d(channels, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(),
-                                         nn.Flatten(), nn.Linear(2 * n * n, n * n))  # fmt: skip
+                                         nn.Flatten(), nn.Linear(2 * cells, actions))  # fmt: skip
         self.value_head = nn.Sequential(nn.Conv2d(channels, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(),
-                                        nn.Flatten(), nn.Linear(n * n, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())  # fmt: skip
+                                        nn.Flatten(), nn.Linear(cells, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())  # fmt: skip
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """``(logits (B, n*n), value (B,))``; with ``mask`` (B, n*n), illegal logits are ``-inf``."""
@@ -69,7 +77,8 @@ class PolicyValueNet(nn.Module):
         ``(B, n*n)`` action masks (each with a legal action).
         """
         was_training = self.training
-        self.eval()
+        if was_training:  # (switching modes walks every module: only when needed)
+            self.eval()
         x = torch.from_numpy(np.ascontiguousarray(planes_hwc)).to(self.device).permute(0, 3, 1, 2).float()
         m = torch.from_numpy(np.ascontiguousarray(mask, dtype=np.bool_)).to(self.device)
         logits, value = self(x, m)

@@ -1,4 +1,4 @@
-"""A trained network as a policy: ``NetworkPolicy.act(env)``, like every built-in opponent."""
+"""A trained network as a policy: ``NetworkPolicy.act(state)``, like every built-in opponent."""
 
 from __future__ import annotations
 
@@ -8,18 +8,23 @@ import numpy as np
 import torch
 
 from boardgame_envs.alphazero.network import PolicyValueNet
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
 from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest
+from boardgame_envs.policies.puct_protocol import make_forest
 
 
 def net_evaluator(net: PolicyValueNet, encoder: Any) -> BatchEvaluator:
     """A :class:`PUCTForest` batch evaluator: encode the leaves with the env, score them in one net call."""
 
-    def evaluate(forest: PUCTForest, leaves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        planes = encoder.observe_boards(forest.leaf_board[leaves], forest.leaf_color[leaves],
-                                        forest.leaf_last[leaves], forest.leaf_forbidden[leaves])  # fmt: skip
-        return net.predict(planes, forest.leaf_legal[leaves])
+    def evaluate(forest: Any, leaves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if isinstance(forest, PUCTForest):  # bare boards: the env's batch encoder
+            planes = encoder.observe_boards(forest.leaf_board[leaves], forest.leaf_color[leaves],
+                                            forest.leaf_last[leaves], forest.leaf_forbidden[leaves])  # fmt: skip
+            return net.predict(planes, forest.leaf_legal[leaves])
+        states = [forest.leaf_states[b] for b in leaves]  # protocol states encode themselves
+        planes = np.stack([s.planes(s.to_move) for s in states])
+        return net.predict(planes, np.stack([s.legal_mask() for s in states]))
 
     return evaluate
 
@@ -29,7 +34,7 @@ class NetworkPolicy:
 
     Args:
         net: the network (its input must match the env's planes).
-        game: the :class:`MNKGame` it was trained on; ``act`` refuses other games.
+        game: the Game it was trained on; ``act`` refuses other games.
         simulations: 0 plays the most probable legal move of the policy head;
             more runs that many PUCT simulations and plays the most visited move.
         c_puct: PUCT exploration constant.
@@ -42,7 +47,7 @@ class NetworkPolicy:
     name = "network"
 
     def __init__(
-        self, net: PolicyValueNet, game: MNKGame | None = None, simulations: int = 0, c_puct: float = 1.5,
+        self, net: PolicyValueNet, game: Any = None, simulations: int = 0, c_puct: float = 1.5,
         seed: int | None = None, torch_threads: int | None = 1,
     ) -> None:  # fmt: skip
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
@@ -83,33 +88,37 @@ class NetworkPolicy:
         policy.name = f"pretrained:{name}"
         return policy
 
-    def _position(self, env: Any) -> tuple[GameState, Any]:
-        """The live state and the unwrapped env (the encoder), after checking the game is the net's."""
+    def _position(self, env: Any) -> Any:
+        """The state to act on, after checking the game is the net's."""
         state = game_state_of(env)
-        base = getattr(env, "unwrapped", None)
-        if base is None:  # a bare state (as the arena hands one): an env of its game encodes it
-            from boardgame_envs.envs.factory import env_for
+        if self.game is not None and state.game != self.game:
+            raise ValueError(f"this network was trained on {self.game.describe()}, not {state.game.describe()}")
+        return state
 
-            base = env_for(state.game, raw=True)
-        if self.game is not None and base.game != self.game:
-            raise ValueError(f"this network was trained on {self.game}, not {base.game}")
-        return state, base
+    def _encoder(self, game: Any) -> Any:
+        """An env of ``game`` whose batch encoder scores the numba forest's bare boards (built once a game)."""
+        if getattr(self, "_encoder_env", None) is None or self._encoder_env.game != game:
+            from boardgame_envs.envs.board_env import BoardEnv
+
+            self._encoder_env = BoardEnv(game, ("first", "second"), game.num_planes)
+        return self._encoder_env
 
     def distribution(self, env: Any) -> np.ndarray:
-        """The move distribution ``(n*n,)`` the policy acts on: policy-head priors, or visit shares."""
-        return self._distribution(*self._position(env))
+        """The move distribution ``(num_actions,)`` the policy acts on: policy-head priors, or visit shares."""
+        return self._distribution(self._position(env))
 
-    def _distribution(self, state: GameState, base: Any) -> np.ndarray:
+    def _distribution(self, state: Any) -> np.ndarray:
         if self.simulations == 0:
-            obs = base.observe_state(state)
-            priors, _ = self.net.predict(obs["observation"][None], obs["action_mask"][None])
+            planes = state.planes(state.to_move)  # the env's observation of the player to move
+            priors, _ = self.net.predict(planes[None], state.legal_mask()[None])
             return priors[0]
-        forest = PUCTForest(1, state.game, 1 + self.simulations * state.game.num_actions, self.c_puct)
+        forest = make_forest(1, state.game, 1 + self.simulations * state.game.num_actions, self.c_puct)
         forest.set_root(0, state)
-        forest.search(self.simulations, net_evaluator(self.net, base))
+        encoder = self._encoder(state.game) if kernels_of(state.game, "mnk") is not None else None
+        forest.search(self.simulations, net_evaluator(self.net, encoder))
         visits = forest.root_visits()[0]
         return visits / visits.sum()
 
     def act(self, env: Any) -> int:
-        state, base = self._position(env)
-        return random_argmax(np.where(state.legal_mask(), self._distribution(state, base), -1.0), self.rng)
+        state = self._position(env)
+        return random_argmax(np.where(state.legal_mask(), self._distribution(state), -1.0), self.rng)

@@ -3,7 +3,7 @@
 The games are real envs built by the trainer's ``env_fn`` and advanced with
 ``env.step``; the training example of each move is the mover's own
 ``env.observe(agent)``. The search runs on the envs' game states (cloned into
-a :class:`~boardgame_envs.policies.puct.PUCTForest`, one tree per game), and
+a PUCT forest, one tree per game: :func:`~boardgame_envs.policies.puct_protocol.make_forest`), and
 every simulation round evaluates the leaves of all games in one network call.
 """
 
@@ -22,7 +22,7 @@ from boardgame_envs.alphazero.policy import net_evaluator
 from boardgame_envs.alphazero.targets import result_targets
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.policies.base import random_argmax
-from boardgame_envs.policies.puct import PUCTForest
+from boardgame_envs.policies.puct_protocol import make_forest
 
 
 @dataclass
@@ -58,7 +58,7 @@ class SelfPlay:
         self.encoder = self.envs[0].unwrapped
         self.game = self.encoder.game
         capacity = 1 + (config.simulations + 1) * self.game.num_actions
-        self.forest = PUCTForest(len(self.envs), self.game, capacity, config.c_puct)
+        self.forest = make_forest(len(self.envs), self.game, capacity, config.c_puct)
         # Per game, the positions played so far: (planes, mask, visit shares, colour to move).
         self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in self.envs]
 

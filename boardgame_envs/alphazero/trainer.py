@@ -36,20 +36,26 @@ import torch
 from torch.nn import functional as F
 from tqdm.auto import tqdm
 
+from boardgame_envs.alphazero.buffer import ReplayBuffer
 from boardgame_envs.alphazero.checkpoint import (
-    LATEST, CheckpointError, RunLock, game_to_dict, load_checkpoint, save_checkpoint, stale_temporaries,
+    LATEST,
+    CheckpointError,
+    RunLock,
+    game_to_dict,
+    load_checkpoint,
+    save_checkpoint,
+    stale_temporaries,
 )  # fmt: skip
 from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet, resolve_device
 from boardgame_envs.alphazero.policy import NetworkPolicy
-from boardgame_envs.alphazero.buffer import ReplayBuffer
 from boardgame_envs.alphazero.selfplay import Examples, SelfPlay, SelfPlayStats
 from boardgame_envs.alphazero.summary import SUMMARY, append_metrics, plot_summary, read_metrics
 from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, warm_tasks
-from boardgame_envs.envs.board_env import BoardEnv
+from boardgame_envs.envs.game_env import GameEnv
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
-from boardgame_envs.symmetry import random_symmetries
-
+from boardgame_envs.games.protocol import cell_symmetries, kernels_of
+from boardgame_envs.symmetry import random_permutations, random_symmetries
 
 WARM_CHUNK = 50  # warm-start learning steps between progress updates and TensorBoard points
 WARM_SAVE_EVERY = 250  # ... and between checkpoints (a multiple of WARM_CHUNK)
@@ -72,17 +78,20 @@ class AlphaZeroTrainer:
         self.env_fn = env_fn
         self.config = cfg = config if config is not None else AlphaZeroConfig()
         probe = env_fn()
-        if not isinstance(probe.unwrapped, BoardEnv):
-            raise TypeError(f"env_fn must build a tictactoe_v0 / gomoku_v0 env, got {type(probe).__name__}")
+        if not isinstance(probe.unwrapped, GameEnv):
+            raise TypeError(f"env_fn must build an env of this package (tictactoe_v0, gomoku_v0, ...), got {type(probe).__name__}")
         self.game = probe.unwrapped.game
         agent = probe.possible_agents[0]
         plane_shape = probe.observation_space(agent)["observation"].shape
+        self._mnk = kernels_of(self.game, "mnk") is not None  # the square board's 8 symmetries, else the game's own
         if cfg.torch_threads is not None:
             torch.set_num_threads(cfg.torch_threads)
         torch.manual_seed(cfg.seed)
         self.rng = np.random.default_rng(cfg.seed)
         self.device = resolve_device(cfg.device)
-        self.net = PolicyValueNet(plane_shape[-1], self.game.size, cfg.blocks, cfg.channels).to(self.device)
+        rows, cols = plane_shape[:2]
+        shape = {} if self._mnk else {"rows": rows, "num_actions": self.game.num_actions}
+        self.net = PolicyValueNet(plane_shape[-1], cols, cfg.blocks, cfg.channels, **shape).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
         self.buffer = ReplayBuffer(cfg.buffer_size, plane_shape, self.game.num_actions)
         self.iteration = 0
@@ -241,9 +250,8 @@ class AlphaZeroTrainer:
         """Draw ``out/summary.png`` from the whole run's ``metrics.jsonl``; None (and a note) without matplotlib."""
         if self.out is None:
             return None
-        n, k = self.game.size, self.game.win_length
         try:
-            return plot_summary(read_metrics(self.out), self.out / SUMMARY, f"AlphaZero: {n}x{n}, {k} in a row, {self.game.rule}")
+            return plot_summary(read_metrics(self.out), self.out / SUMMARY, f"AlphaZero: {self.game.describe()}")
         except ValueError as exc:
             if self.config.progress:
                 tqdm.write(f"no summary plot: {exc}")
@@ -315,8 +323,11 @@ class AlphaZeroTrainer:
         for _ in range(steps):
             planes, masks, policies, values = self.buffer.sample(cfg.batch_size, self.rng)
             planes = planes.transpose(0, 3, 1, 2)  # HWC -> CHW
-            if cfg.augment:
+            if cfg.augment and self._mnk:
                 planes, masks, policies = random_symmetries(planes, masks, policies, self.rng, channels_first=True)
+            elif cfg.augment:
+                planes, masks, policies = random_permutations(planes, masks, policies, self.rng,
+                                                              cell_symmetries(self.game), self.game.symmetries())  # fmt: skip
             x = torch.from_numpy(np.ascontiguousarray(planes)).to(self.device).float()
             mask = torch.from_numpy(np.ascontiguousarray(masks)).to(self.device)
             target_p = torch.from_numpy(np.ascontiguousarray(policies)).to(self.device)

@@ -47,6 +47,7 @@ class GameInfo:
     gymnasium_ids: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> fixed kwargs
     factory: str | None = None  # "module:attribute" of a parameterless Game class (games other than m,n,k)
     batched: bool = True  # the batched engine (boardgame_envs.vector) plays it; else make_vec runs envs in turn
+    alphazero: dict[str, Any] | None = None  # AlphaZeroConfig defaults of a fixed game; None: sized by the board
 
     @property
     def fixed(self) -> bool:
@@ -101,7 +102,7 @@ GAMES: dict[str, GameInfo] = {
         name="tictactoe", summary="3x3, three in a row", module="tictactoe_v0",
         pettingzoo_id="boardgame_envs/tictactoe-v0", sizes=(3, 3), default_size=3, default_win_length=3,
         rules=("freestyle",), default_rule="freestyle",
-        gymnasium_ids={"boardgame_envs/TicTacToe-v0": {}},
+        gymnasium_ids={"boardgame_envs/TicTacToe-v0": {}}, alphazero={},
     ),
     "gomoku": GameInfo(
         name="gomoku", summary="N x N (5..19), k in a row; freestyle, standard or renju", module="gomoku_v0",
@@ -120,6 +121,11 @@ GAMES: dict[str, GameInfo] = {
         module="connect_four_v0", pettingzoo_id="boardgame_envs/connect_four-v0",
         factory="boardgame_envs.games.connect_four:ConnectFourGame", batched=False,
         gymnasium_ids={"boardgame_envs/ConnectFour-v0": {}},
+        # A 3-block net at 100 simulations; the first 10 moves sampled; the score against MCTS
+        # (2,000 rollouts a move) read every 5 iterations.
+        alphazero=dict(blocks=3, channels=32, simulations=100, parallel_games=64, games_per_iteration=64,
+                       dirichlet_alpha=1.0, temperature_moves=10, buffer_size=60_000, train_steps=60,
+                       eval_opponents=("mcts",), eval_games=10, eval_every=5),
     ),
 }  # fmt: skip
 

@@ -128,6 +128,9 @@ class ConnectFourGame:
         """The empty board, the first player to move."""
         return ConnectFourState(self)
 
+    def describe(self) -> str:
+        return "connect four, 6x7"
+
     def action_name(self, action: int) -> str:
         reason = check_action(self, action)
         if reason is not None:
@@ -150,6 +153,11 @@ class ConnectFourGame:
         """The identity and the left-right mirror, as column permutations."""
         return [np.arange(COLUMNS), np.arange(COLUMNS)[::-1].copy()]
 
+    def cell_symmetries(self) -> Sequence[np.ndarray]:
+        """The same two symmetries as permutations of the ``6 * 7`` cells (how the planes move)."""
+        cells = np.arange(ROWS * COLUMNS).reshape(ROWS, COLUMNS)
+        return [cells.reshape(-1), cells[:, ::-1].reshape(-1).copy()]
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ConnectFourGame)
 
@@ -163,7 +171,7 @@ class ConnectFourGame:
 class ConnectFourState:
     """A connect-four position; mutate only through :meth:`play`."""
 
-    __slots__ = ("game", "board", "heights", "to_move", "num_moves", "last_move", "winner", "terminal")
+    __slots__ = ("game", "board", "heights", "to_move", "num_moves", "last_move", "winner", "terminal", "_planes")
 
     def __init__(self, game: ConnectFourGame) -> None:
         self.game = game
@@ -174,6 +182,8 @@ class ConnectFourState:
         self.last_move = -1  # the flat cell of the last piece
         self.winner = 0
         self.terminal = False
+        # The observation planes as the first player sees them, kept up to date move by move.
+        self._planes = np.zeros((ROWS, COLUMNS, 2), dtype=np.int8)
 
     def clone(self) -> ConnectFourState:
         other = ConnectFourState.__new__(ConnectFourState)
@@ -185,6 +195,7 @@ class ConnectFourState:
         other.last_move = self.last_move
         other.winner = self.winner
         other.terminal = self.terminal
+        other._planes = self._planes.copy()
         return other
 
     def legal_mask(self) -> np.ndarray:
@@ -219,6 +230,7 @@ class ConnectFourState:
         """:meth:`play` without validation, for callers that already know it is legal."""
         color = self.to_move
         cell = drop(self.board, self.heights, column, color, ROWS, COLUMNS)
+        self._planes[cell // COLUMNS, column, color - 1] = 1
         self.num_moves += 1
         self.last_move = cell
         self.to_move = FIRST + SECOND - color
@@ -241,8 +253,7 @@ class ConnectFourState:
 
     def planes(self, viewer: int) -> np.ndarray:
         """``(6, 7, 2)`` int8: ``viewer``'s pieces, then the opponent's (row 0 at the top)."""
-        board = self.board.reshape(ROWS, COLUMNS)
-        return np.stack([board == viewer, board == FIRST + SECOND - viewer], axis=2).astype(np.int8)
+        return self._planes.copy() if viewer == FIRST else self._planes[:, :, ::-1].copy()
 
     def returns(self) -> tuple[float, float]:
         if self.winner == FIRST:

@@ -114,6 +114,10 @@ class MNKGame:
         """The empty board, black (the first player) to move."""
         return GameState(self)
 
+    def describe(self) -> str:
+        """The game in words: ``"15x15, 5 in a row, renju"``."""
+        return f"{self.size}x{self.size}, {self.win_length} in a row, {self.rule}"
+
     def action_name(self, action: int) -> str:
         """``action`` in renju notation (``"h8"``)."""
         return point_name(int(action), self.size)

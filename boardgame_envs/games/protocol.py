@@ -47,6 +47,10 @@ class Game(Protocol):
         """The start position, the first player to move."""
         ...
 
+    def describe(self) -> str:
+        """The game in words, for titles and tables: ``"15x15, 5 in a row, renju"``."""
+        ...
+
     def action_name(self, action: int) -> str:
         """An action as players write it (``"h8"``, ``"c"``); raises ValueError for a non-action."""
         ...
@@ -62,8 +66,10 @@ class Game(Protocol):
     def symmetries(self) -> Sequence[np.ndarray]:
         """The board's symmetries as action permutations, the identity first.
 
-        ``perm[a]`` is where action ``a`` goes; the planes of a position map
-        the same way, so a training example can be augmented with each.
+        ``perm[a]`` is where action ``a`` goes. Where actions are not the
+        board's cells (connect four's columns), the game also has
+        ``cell_symmetries()``, the same symmetries as permutations of the
+        cells, which move the planes; see :func:`cell_symmetries`.
         """
         ...
 
@@ -116,6 +122,12 @@ def kernels_of(game: Any, family: str) -> Any:
     back to the protocol (clone/play) for every other game.
     """
     return game if getattr(game, "family", None) == family else None
+
+
+def cell_symmetries(game: Any) -> Sequence[np.ndarray]:
+    """``game``'s symmetries as permutations of its cells: its own ``cell_symmetries()``, else ``symmetries()``."""
+    own = getattr(game, "cell_symmetries", None)
+    return own() if own is not None else game.symmetries()
 
 
 def check_action(game: Any, action: object) -> str | None:
