@@ -168,10 +168,10 @@ def check_writable(path: str) -> None:
 
 
 def pbrain(args: argparse.Namespace) -> int:
-    from boardgame_envs.pbrain import serve, write_launcher
+    from boardgame_envs.gomocup import serve, write_launcher
 
     if args.write_launcher:
-        path = write_launcher(args.write_launcher, args.policy, seed=args.seed, name=args.name)
+        path = write_launcher(args.write_launcher, args.policy, seed=args.seed, name=args.name, force=args.force)
         print(f"wrote {path}: a brain for Gomocup managers; as a policy here: pbrain:{path}")
         return 0
     return serve(make_policy(args.policy, seed=args.seed), name=args.name)
@@ -214,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--name", default=None, help="the name ABOUT reports")
     g.add_argument("--write-launcher", metavar="PATH", help="write an executable script that runs this brain, and exit")
+    g.add_argument("--force", action="store_true", help="let --write-launcher replace an existing file")
     g.set_defaults(func=pbrain)
     from boardgame_envs.ladder import cli as ladder_cli  # imports nothing heavy
 
