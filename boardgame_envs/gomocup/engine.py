@@ -65,7 +65,7 @@ __all__ = [
 ]  # fmt: skip
 
 MAX_TAKEBACK = 2  # an undo further back than this is sent as a new BOARD
-SETTLE_MS = 5.0  # the default pause between a move answer and the next command (see the module docstring)
+SETTLE_MS = 2.0  # the default pause between a move answer and the next command (see the module docstring)
 QUIET_S = 0.05  # after a glitch: how long the engine must stay silent before we send again
 LOST_S = 0.5  # RESTART or TAKEBACK sent just after a move answer, unanswered this long: lost, sent again
 _ABOUT_FIELD = re.compile(r'(\w+)\s*=\s*"([^"]*)"')

@@ -44,7 +44,7 @@ def write_launcher(
     if path.is_dir():
         raise LauncherError(f"cannot write {path}: it is a folder")
     if path.exists() and not force:
-        raise LauncherError(f"{path} exists; pass force=True (--force) to overwrite it")
+        raise LauncherError(f"{path} exists; pass force=True (--force on the command line) to overwrite it")
     args = ["-m", "boardgame_envs", "pbrain", "--policy", policy, "--seed", str(int(seed))]
     if name:
         args += ["--name", name]

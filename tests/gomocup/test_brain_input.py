@@ -127,3 +127,18 @@ def test_launcher_refuses_injection_overwrites_and_missing_folders(tmp_path):
         write_launcher(tmp_path / "missing" / "pbrain-x", "random")
     posix = write_launcher(tmp_path / "pbrain-x", "random", name='a" & calc.exe & echo "%PATH%')
     assert "'a\" & calc.exe & echo \"%PATH%'" in posix.read_text()  # shlex quotes it: one argument
+
+
+def test_command_line_launcher_needs_force_to_overwrite(tmp_path, capsys):
+    from boardgame_envs.cli import main
+
+    target = tmp_path / "pbrain-r"
+    assert main(["pbrain", "--policy", "random", "--write-launcher", str(target)]) == 0
+    assert main(["pbrain", "--policy", "random", "--write-launcher", str(target)]) == 2
+    assert capsys.readouterr().err.strip().endswith("exists; pass force=True (--force on the command line) to overwrite it")
+    assert main(["pbrain", "--policy", "greedy", "--write-launcher", str(target), "--force"]) == 0
+    assert "--policy greedy" in target.read_text()
+    bad = ["pbrain", "--policy", "random", "--write-launcher", str(tmp_path / "x.cmd"), "--name", 'a" & calc.exe']
+    assert main(bad) == 2 and not (tmp_path / "x.cmd").exists()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "may run commands there" in err

@@ -101,7 +101,7 @@ def test_close_ends_an_engine_that_ignores_end_and_sigterm(tmp_path):
     assert time.monotonic() - started < 5 and none_left(tmp_path)
 
 
-@pytest.mark.parametrize("settle_ms, glitches", [(0, "some"), (5, "none")])
+@pytest.mark.parametrize("settle_ms, glitches", [(0, "some"), (5, "none")])  # the fake drops for 3 ms
 def test_an_engine_that_drops_commands_after_answering_loses_no_game(tmp_path, settle_ms, glitches):
     # The fake drops a command word read within 3 ms of its answer, as Rapfi does while its
     # "thinking" flag is still set, and answers the argument with ERROR Unknown command.

@@ -1,0 +1,42 @@
+"""A real engine: Rapfi (build it yourself, docs/engines.md), named by BOARDGAME_ENVS_RAPFI; skipped without it."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+
+from boardgame_envs import gomoku_v0
+from boardgame_envs.arena import play_game
+from boardgame_envs.gomocup import GomocupEngine
+from boardgame_envs.policies import GreedyPolicy, RandomPolicy, make_policy
+
+RAPFI = os.environ.get("BOARDGAME_ENVS_RAPFI")
+pytestmark = pytest.mark.skipif(not RAPFI, reason="set BOARDGAME_ENVS_RAPFI to a Rapfi binary (docs/engines.md)")
+
+
+def rapfi(**options) -> GomocupEngine:
+    spec = ",".join(f"{k}={v}" for k, v in {"nodes": 1000, "threads": 1, "turn_ms": 5000, **options}.items())
+    return make_policy(f"pbrain:{RAPFI}:{spec}")
+
+
+def test_full_games_against_a_fast_opponent_without_forfeits():
+    engine = rapfi()
+    env_fn = functools.partial(gomoku_v0.env, board_size=15, rule="renju")
+    for seed in range(4):
+        opponent = GreedyPolicy(seed=seed) if seed < 2 else RandomPolicy(seed=seed)
+        players = (engine, opponent) if seed % 2 == 0 else (opponent, engine)
+        winner, moves = play_game(env_fn, *players)
+        assert winner == (1 if seed % 2 == 0 else 2), moves  # Rapfi wins every game, none by a forfeit
+    engine.close()
+
+
+def test_a_node_budget_on_one_thread_plays_the_same_moves_twice():
+    games = []
+    for _ in range(2):
+        engine = rapfi()
+        env_fn = functools.partial(gomoku_v0.env, board_size=15, rule="renju")
+        games.append(play_game(env_fn, engine, GreedyPolicy(seed=0))[1])
+        engine.close()
+    assert games[0] == games[1]
