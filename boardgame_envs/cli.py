@@ -248,7 +248,6 @@ def ladder_with_networks(args: argparse.Namespace) -> int:
     from boardgame_envs.ladder import cli as ladder_cli
     from boardgame_envs.ladder.ladders import ladder_for
 
-    ladder_cli.resolve_rule(args)
     status = ladder_cli.run_ladder(args)
     lines = rated_on(ladder_for(args.game, args.rule, args.board_size).name, markdown=args.markdown)
     if lines:

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         overrides["out"] = f"runs/gomoku{board.size}_{board.rule}"
     elif "out" not in overrides:
         overrides["out"] = f"runs/{args.game}"
-    config = AlphaZeroConfig.for_game(args.game, board.size, **overrides)
+    config = AlphaZeroConfig.for_game(args.game, getattr(board, "size", None), **overrides)
     try:
         from boardgame_envs.alphazero.trainer import AlphaZeroTrainer
     except ImportError as exc:

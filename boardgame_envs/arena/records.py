@@ -57,7 +57,12 @@ class RecordError(ValueError):
 
 @dataclass
 class GameRecord:
-    """One finished game. ``winner``: 1 black, 2 white, 0 draw; ``moves``: actions, black first."""
+    """One finished game. ``winner``: 1 black, 2 white, 0 draw; ``moves``: actions, black first.
+
+    An m,n,k game is named by ``board_size``, ``rule`` and ``win_length``; any other
+    game by its catalog name in ``game`` (``board_size`` 0, ``rule`` ""), and is
+    saved as a list of moves, not SGF (which has no connect four).
+    """
 
     board_size: int
     rule: str
@@ -75,6 +80,7 @@ class GameRecord:
     # Protocol glitches each side's engine recovered from (black, white); counted by the
     # arena, not saved in SGF, so it takes no part in comparing records.
     glitches: tuple[int, int] = field(default=(0, 0), compare=False)
+    game: str = ""  # the catalog name of a game other than m,n,k ("connect_four")
 
     @property
     def result(self) -> str:
@@ -82,7 +88,11 @@ class GameRecord:
         return {BLACK: "1-0", WHITE: "0-1"}.get(self.winner, "1/2-1/2")
 
     def notation(self) -> str:
-        """The moves in renju notation, ``"h8 h9 i9 ..."``."""
+        """The moves as players write them: renju notation (``"h8 h9 i9 ..."``), or the game's own."""
+        if self.game:
+            from boardgame_envs.games.catalog import game_info
+
+            return " ".join(map(game_info(self.game).game().action_name, self.moves))
         return " ".join(point_name(a, self.board_size) for a in self.moves)
 
 
@@ -95,7 +105,9 @@ def _point(action: int, n: int) -> str:
 
 
 def to_sgf(record: GameRecord) -> str:
-    """The record as one SGF game tree (``GM[4]``)."""
+    """The record as one SGF game tree (``GM[4]``); m,n,k games only."""
+    if record.game:
+        raise RecordError(f"SGF has no {record.game}: save its games with save(), which writes a move list")
     n = record.board_size
     result = _RESULTS[record.winner] + ("F" if record.forfeit and record.winner else "")
     props: list[tuple[str, str | list[str]]] = [("GM", "4"), ("FF", "4"), ("CA", "UTF-8"), ("SZ", str(n)), ("RU", record.rule)]
@@ -298,10 +310,20 @@ def games_dir(path: str | os.PathLike) -> str | os.PathLike:
     return path
 
 
-def save(record: GameRecord, path: str | os.PathLike) -> None:
-    """Write ``record`` to ``path`` as SGF."""
+def save(record: GameRecord, path: str | os.PathLike) -> os.PathLike | str:
+    """Write ``record`` to ``path`` as SGF; a game SGF cannot hold goes to ``path`` with ``.txt`` as a move list.
+
+    Returns the path written.
+    """
+    if record.game:
+        path = os.path.splitext(os.fspath(path))[0] + ".txt"
+        text = (f"game: {record.game}\nfirst: {record.black}\nsecond: {record.white}\nresult: {record.result}\n"
+                f"reason: {record.reason}\nmoves: {record.notation()}\n")  # fmt: skip
+    else:
+        text = to_sgf(record)
     with open(path, "w", encoding="utf-8") as f:
-        f.write(to_sgf(record))
+        f.write(text)
+    return path
 
 
 def load(path: str | os.PathLike, limit: int = MAX_SGF_BYTES) -> GameRecord:

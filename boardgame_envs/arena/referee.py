@@ -32,7 +32,7 @@ from boardgame_envs.arena.backends import ArenaError
 from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import IllegalMoveError
-from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy, spec_name
 
@@ -85,17 +85,19 @@ def play_record(
     """
     env = env_fn()
     raw = env.unwrapped
-    if opening is not None:
+    mnk = kernels_of(raw.game, "mnk") is not None
+    if opening is not None and mnk:
         opening = opening_sets.as_opening(opening, raw.game.size)
     env.reset(options={"opening": opening} if opening is not None else None)
     strict = env is raw  # a raw env raises on an illegal move; env()'s wrappers make it a loss
     game, state = raw.game, raw.game_state
-    n = game.size
     players = dict(zip(env.possible_agents, ((black, names[0]), (white, names[1]))))
+    rules = dict(board_size=game.size, rule=game.rule, win_length=game.win_length) if mnk else dict(
+        board_size=0, rule="", game=game.name
+    )
     record = GameRecord(
-        board_size=n, rule=game.rule, win_length=game.win_length, black=names[0], white=names[1],
-        moves=list(opening.moves) if opening is not None else [], winner=0,
-        opening=opening.name if opening is not None else "", opening_moves=len(opening.moves) if opening else 0,
+        **rules, black=names[0], white=names[1], moves=list(raw.moves), winner=0,
+        opening=getattr(opening, "name", "") if opening is not None else "", opening_moves=len(raw.moves),
     )  # fmt: skip
     glitches_before = [_glitches(black), _glitches(white)]
     try:
@@ -112,14 +114,14 @@ def _glitches(policy: Any) -> int:
 
 def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record: GameRecord, strict: bool) -> None:
     """Play ``env`` to the end from where it is, writing the moves and the result into ``record``."""
-    game, n = state.game, state.game.size
+    game = state.game
     for agent in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue
         policy, name = players[agent]
-        color = COLOR_NAMES[state.to_move]
+        color = game.player_name(state.to_move)
         try:
             action = policy.act(state.clone())  # a copy: what a policy writes on it changes nothing here
         except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: its loss
@@ -128,7 +130,7 @@ def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record:
             record.reason = f"{color} ({name}) forfeits ({kind}): {exc}"
             return
         except (Exception, SystemExit) as exc:  # SystemExit too: a policy does not get to end the match's process
-            where = " ".join(point_name(a, n) for a in record.moves) or "the empty board"
+            where = " ".join(game.action_name(a) for a in record.moves) or "the start"
             raise PolicyError(
                 f"policy {name!r} ({color}) raised {type(exc).__name__}: {exc}; position after: {where}"
             ) from exc
@@ -143,10 +145,14 @@ def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record:
         record.moves.append(int(action))
         env.step(int(action))
     record.winner = int(state.winner)
-    if record.winner:
-        record.reason = f"{COLOR_NAMES[record.winner]} makes {game.win_length} in a row"
+    if record.winner and hasattr(game, "win_length"):
+        record.reason = f"{game.player_name(record.winner)} makes {game.win_length} in a row"
+    elif record.winner:
+        record.reason = f"{game.player_name(record.winner)} wins"
+    elif not state.board.all():
+        record.reason = f"draw: {game.player_name(state.to_move)} has no legal move"
     else:
-        record.reason = "draw: the board is full" if state.num_moves == game.num_actions else "draw: black has no legal move"
+        record.reason = "draw: the board is full"
 
 
 def play_game(env_fn: Callable[[], Any], first: Any, second: Any, opening: Any = None) -> tuple[int, list[int]]:

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import brentq
 
-
 PSEUDO_COUNT = 1e-3
 
 __all__ = ["PSEUDO_COUNT", "SPRT", "expected_score"]

@@ -133,7 +133,7 @@ def build(
             plan = plan_round(ladder, log, ratings, chunk, target)
             if not plan:
                 break
-            tasks = [ladder_task(a, b, i, ladder.board_size) for a, b, total in plan for i in missing(log, a, b, total)]
+            tasks = [ladder_task(a, b, i, ladder) for a, b, total in plan for i in missing(log, a, b, total)]
             tasks.sort(key=lambda t: t[-1])  # interleave the pairs, so every pair moves on together
             bar = tqdm(total=len(tasks), desc=f"{ladder.name} round {rounds + 1}", file=sys.stderr)
             for result, record in play(workers, env_fn, tasks, functools.partial(players, ladder)):

@@ -14,25 +14,10 @@ import sys
 
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", metavar="GAME", help="tictactoe, gomoku (15x15, or --board-size 8 or 9) or renju; or a ladder name: gomoku8, gomoku9, gomoku15")
+    parser.add_argument("game", metavar="GAME", help="tictactoe, gomoku (15x15, or --board-size 8 or 9), renju or connect_four; or a ladder name: gomoku8, gomoku9, gomoku15")
     parser.add_argument("--board-size", type=int, default=None, help="gomoku: 8, 9 or 15 (default 15)")
     parser.add_argument("--rule", default=None, help="gomoku: renju or freestyle; default renju (the game's default) "
                         "where a renju ladder exists (15x15), else freestyle (8x8, 9x9)")  # fmt: skip
-
-
-def resolve_rule(args: argparse.Namespace) -> None:
-    """Fill in ``args.rule`` for ``gomoku`` without ``--rule``: the catalog's default rule (renju) when a ladder of that
-    rule exists for the board size, else freestyle, so ``ladder gomoku`` and ``demo gomoku`` mean the same game."""
-    if args.game != "gomoku" or args.rule is not None:
-        return
-    from boardgame_envs.games.catalog import GAMES
-    from boardgame_envs.ladder.ladders import LADDERS
-
-    info = GAMES["gomoku"]
-    size = info.default_size if args.board_size is None else args.board_size
-    wanted = info.default_rule
-    exists = any(x.game == "gomoku" and x.rule == wanted and x.board_size == size for x in LADDERS.values())
-    args.rule = wanted if exists else "freestyle"
 
 
 def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +30,6 @@ def run_ladder(args: argparse.Namespace) -> int:
     from boardgame_envs.ladder.ladders import ladder_for
     from boardgame_envs.ladder.report import format_table, write_plot
 
-    resolve_rule(args)
     ladder = ladder_for(args.game, args.rule, args.board_size)
     plot = write_plot(ladder, args.plot) if args.plot else None  # first: a path it cannot write is the only output
     print(format_table(ladder, markdown=args.markdown))
@@ -69,7 +53,6 @@ def add_rate_arguments(parser: argparse.ArgumentParser) -> None:
 def run_rate(args: argparse.Namespace) -> int:
     from boardgame_envs.ladder.rating import rate
 
-    resolve_rule(args)
     try:
         rating = rate(args.policy, args.game, rule=args.rule, board_size=args.board_size, games=args.games,
                       seed=args.seed, jobs=args.jobs, precision=args.precision, backend=args.backend,

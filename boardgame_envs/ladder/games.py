@@ -68,6 +68,17 @@ def random_opening(board_size: int, seed: int) -> tuple[int, ...]:
     return centre, white, black
 
 
+def random_moves(game: Any, seed: int, count: int) -> tuple[int, ...]:
+    """``count`` uniformly random legal moves from the start of ``game``, drawn from ``seed``."""
+    rng = np.random.default_rng([seed, 3])
+    state, moves = game.new_state(), []
+    for _ in range(count):
+        legal = state.legal_actions()
+        moves.append(int(legal[rng.integers(len(legal))]))
+        state.play(moves[-1])
+    return tuple(moves)
+
+
 class Task(NamedTuple):
     """One ladder game: ``a`` against ``b`` (specs or policy objects), logged under ``names``."""
 
@@ -80,11 +91,10 @@ class Task(NamedTuple):
     index: int
 
 
-def ladder_task(a: str, b: str, index: int, board_size: int) -> Task:
+def ladder_task(a: str, b: str, index: int, ladder: Any) -> Task:
     """Game ``index`` between two levels' specs: colours alternate; the two games of a pair share a seed and an opening."""
     seed = game_seed(a, b, index)
-    opening = random_opening(board_size, seed) if board_size > 3 else ()
-    return Task(a, b, index % 2 == 0, seed, (a, b), opening, index)
+    return Task(a, b, index % 2 == 0, seed, (a, b), ladder.opening(seed), index)
 
 
 def play_one(env_fn: Callable[[], Any], task: Task, players: tuple[str, str] | None = None) -> GameRecord:

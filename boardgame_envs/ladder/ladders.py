@@ -54,11 +54,23 @@ class Ladder:
 
         return functools.partial(make_env, self.game, **self.params)
 
+    def opening(self, seed: int) -> tuple[int, ...]:
+        """The start of a ladder game, drawn from ``seed`` (the two games of a colour pair share it).
+
+        Three stones near the centre on gomoku boards, none on tic-tac-toe, two
+        random moves in a game with no board parameters (connect four).
+        """
+        from boardgame_envs.ladder.games import random_moves, random_opening
+
+        if self.board_size is None:
+            return random_moves(self.game_object(), seed, 2)
+        return random_opening(self.board_size, seed) if self.board_size > 3 else ()
+
     def describe(self) -> str:
-        """The game in words: ``"15x15 renju"``, ``"tictactoe"``."""
-        if self.board_size is None or self.game == "tictactoe":
+        """The game in words: ``"gomoku 15x15 renju"``, ``"connect_four"``."""
+        if self.board_size is None:
             return self.game
-        return f"{self.board_size}x{self.board_size} {self.rule}"
+        return f"{self.game} {self.board_size}x{self.board_size} {self.rule}"
 
     @property
     def table_path(self) -> Path:

@@ -29,7 +29,7 @@ from tqdm.auto import tqdm
 from boardgame_envs.arena.backends import Workers, check_backend
 from boardgame_envs.arena.records import games_dir, save
 from boardgame_envs.ladder.elo import Estimate, fit_against
-from boardgame_envs.ladder.games import Task, play, random_opening
+from boardgame_envs.ladder.games import Task, play
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.registry import make_policy, spec_name
 
@@ -204,7 +204,7 @@ def rate(
                 tasks = []
                 for _ in range(batch):
                     pair_seed = int(rng.integers(2**63))
-                    opening = random_opening(ladder.board_size, pair_seed) if ladder.board_size > 3 else ()
+                    opening = ladder.opening(pair_seed)
                     for a_first in (True, False):
                         tasks.append(Task(policy, opponent.spec, a_first, pair_seed, (name, opponent.name), opening, 0))
                 players = (name, f"{opponent.name} ({opponent.spec})")

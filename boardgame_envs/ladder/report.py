@@ -65,8 +65,7 @@ def format_table(ladder: Ladder | str, markdown: bool = False) -> str:
     ladder = ladder_for(ladder) if isinstance(ladder, str) else ladder
     table = load_table(ladder)
     steps = [None] + table["adjacent"]
-    title = (f"{ladder.name} ladder ({ladder.game} {ladder.board_size}x{ladder.board_size} {ladder.rule}): "
-             f"{table['games']} games, updated {table['updated']}")  # fmt: skip
+    title = f"{ladder.name} ladder ({ladder.describe()}): {table['games']} games, updated {table['updated']}"
     head = ("level", "spec", "Elo", "95% interval", "step", "step ±95%", "games")
     rows = []
     for i, (lv, step) in enumerate(zip(table["levels"], steps)):
@@ -107,8 +106,7 @@ def write_plot(ladder: Ladder | str, path: Path | str | None = None) -> Path:
                        fontsize=7)  # fmt: skip
     ax.set_xlabel("level")
     ax.set_ylabel("Elo (level 0 = 0), 95% interval")
-    game = "tic-tac-toe" if ladder.game == "tictactoe" else f"{ladder.board_size}x{ladder.board_size} {ladder.rule}"
-    ax.set_title(f"{ladder.name} ladder ({game}): {table['games']} games, updated {table['updated']}")
+    ax.set_title(f"{ladder.name} ladder ({ladder.describe()}): {table['games']} games, updated {table['updated']}")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     try:

@@ -27,7 +27,7 @@ def test_a_worker_killed_at_move_two_stops_the_match_naming_the_game(faulty, no_
 
 
 def test_system_exit_in_a_worker_is_a_policy_error(no_process_left):
-    with pytest.raises(PolicyError, match=r"policy 'system_exit' \(black\) raised SystemExit: boom"):
+    with pytest.raises(PolicyError, match=r"policy 'system_exit' \(X\) raised SystemExit: boom"):
         match(tictactoe_v0.env, system_exit, "random", games=4, jobs=2, progress=False)
 
 

@@ -58,7 +58,7 @@ def test_an_illegal_move_loses_the_game_and_the_record_says_so():
 
 
 def test_a_policy_that_raises_names_itself_and_the_position():
-    with pytest.raises(PolicyError, match=r"policy 'crasher' \(black\) raised ValueError: boom; position after: b2 a1"):
+    with pytest.raises(PolicyError, match=r"policy 'crasher' \(X\) raised ValueError: boom; position after: b2 a1"):
         match(tictactoe_v0.env, crasher, "random", games=2, openings=["b2 a1"], progress=False)
 
 

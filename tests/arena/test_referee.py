@@ -67,7 +67,7 @@ def test_the_summary_names_each_fault():
     faults = iter([Fault("crash"), EngineTimeout("no answer within 0.70 s"), Fault("bad answer"), Fault("crash")])
     r = match(tictactoe_v0.env, lambda seed: FailsAt(next(faults), seed), "random", games=4, progress=False)
     assert [rec.fault for rec in r.records] == ["crash", "timeout", "bad answer", "crash"]
-    assert r.records[1].reason == "white (<lambda>) forfeits (timeout): no answer within 0.70 s"  # A is white in game 2
+    assert r.records[1].reason == "O (<lambda>) forfeits (timeout): no answer within 0.70 s"  # A is O (second) in game 2
     assert r.faults() == {"crash": 2, "bad answer": 1, "timeout": 1}
     assert "4 game(s) lost by a fault: 2 by a crash, 1 by a bad answer, 1 by a timeout (see the records)" in str(r)
     assert "illegal move" not in str(r)

@@ -19,7 +19,7 @@ def test_logged_games_replay_as_logged(name):
     cheap = [r for r in read_log(ladder.log_path) if all(s == "random" or s.startswith("greedy") for s in (r.a, r.b))]
     assert len(cheap) >= 4
     for logged in cheap[:: len(cheap) // 4][:4]:
-        task = ladder_task(logged.a, logged.b, logged.index, ladder.board_size)
+        task = ladder_task(logged.a, logged.b, logged.index, ladder)
         again = result_of(task, play_one(ladder.env_fn(), task))
         assert again == type(again)(**{**vars(logged), "opening": list(logged.opening)})
 

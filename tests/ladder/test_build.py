@@ -8,7 +8,7 @@ import pytest
 
 from boardgame_envs.ladder.build import build, games_needed, main, plan_round
 from boardgame_envs.ladder.games import read_log
-from boardgame_envs.ladder.ladders import levels
+from boardgame_envs.ladder.ladders import LADDERS, levels
 
 from .conftest import TINY
 
@@ -81,10 +81,11 @@ def test_gomoku_pairs_share_a_random_rif_shaped_opening():
         assert centre == 7 * 15 + 7
         assert max(abs(white // 15 - 7), abs(white % 15 - 7)) == 1
         assert max(abs(black // 15 - 7), abs(black % 15 - 7)) <= 2 and black not in (centre, white)
-    first, second = ladder_task("a", "b", 4, 15), ladder_task("a", "b", 5, 15)
+    renju, tictactoe = LADDERS["renju"], LADDERS["tictactoe"]
+    first, second = ladder_task("a", "b", 4, renju), ladder_task("a", "b", 5, renju)
     assert first.opening == second.opening and first.seed == second.seed and first.a_first and not second.a_first
-    assert ladder_task("a", "b", 6, 15).opening != first.opening or ladder_task("a", "b", 6, 15).seed != first.seed
-    assert ladder_task("a", "b", 0, 3).opening == ()  # tic-tac-toe starts from the empty board
+    assert ladder_task("a", "b", 6, renju).opening != first.opening or ladder_task("a", "b", 6, renju).seed != first.seed
+    assert ladder_task("a", "b", 0, tictactoe).opening == ()  # tic-tac-toe starts from the empty board
 
 
 def test_which_games_a_ladder_plays_is_pinned():
@@ -99,7 +100,8 @@ def test_which_games_a_ladder_plays_is_pinned():
     ]
     for a, b, index, size, seed, opening, a_first in pinned:
         assert game_seed(a, b, index) == seed
-        assert ladder_task(a, b, index, size) == (a, b, a_first, seed, (a, b), opening, index)
+        ladder = {3: LADDERS["tictactoe"], 9: LADDERS["gomoku9"], 15: LADDERS["renju"]}[size]
+        assert ladder_task(a, b, index, ladder) == (a, b, a_first, seed, (a, b), opening, index)
 
     class Widths:  # the step above random still too wide, the step to perfect done
         def difference(self, b, a):
