@@ -1,0 +1,85 @@
+"""Imports run one way (shared plan): games <- policies <- envs <- arena/ladder/alphazero <- ui/cli.
+
+Each module of the package belongs to a layer; an import statement (at module
+level or inside a function: both are arrows) may name only its own group or a
+lower layer. An upper layer is named from below only by a "module:attribute"
+string (the policy registry, the catalog's game factories), which this test
+does not see, by design.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import boardgame_envs
+
+ROOT = Path(boardgame_envs.__file__).parent
+LAYERS = {
+    "games": 0, "openings": 0.5, "symmetry": 0.5,  # rules; game data and board symmetries over them
+    "policies": 1, "render": 1,  # agents acting on states; pictures of states
+    "envs": 2,  # the AEC env over any game, the wrappers, the single-agent view, make_env
+    "vector": 3, "registration": 3, "tictactoe_v0": 3, "gomoku_v0": 3, "connect_four_v0": 3,
+    "__init__": 4,  # the package: registers the envs
+    "gomocup": 5, "arena": 5, "sb3": 5,
+    "ladder": 6, "alphazero": 6,
+    "ui": 7, "bench": 7,
+    "cliargs": 8, "cli": 9, "__main__": 10,
+}  # fmt: skip
+# Deprecated aliases at old paths: they re-export a moved module, wherever it now lives.
+ALIASES = {"vector/sb3.py", "play.py", "gui.py", "replay.py", "records.py", "sprt.py", "arena_backends.py", "pbrain.py"}
+
+
+def group_of(path: Path) -> str:
+    """The layer group of a module: its subpackage or top-level module; a subpackage's ``cli`` module is the CLI's."""
+    rel = path.relative_to(ROOT)
+    if rel.stem == "cli":
+        return "cli"
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def imported_groups(path: Path) -> set[str]:
+    groups = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + ([f"{node.module}.{a.name}" for a in node.names] if node.module == "boardgame_envs" else [])
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] != "boardgame_envs":
+                continue
+            if len(parts) == 1 or parts[1] == "__version__":
+                groups.add("__init__")
+            else:
+                target = ROOT / parts[1]
+                groups.add("cli" if parts[-1] == "cli" else parts[1] if target.is_dir() or target.with_suffix(".py").exists() else "__init__")
+    return groups
+
+
+def test_every_module_has_a_layer():
+    assert {group_of(p) for p in ROOT.rglob("*.py") if str(p.relative_to(ROOT)) not in ALIASES} - set(LAYERS) == set()
+
+
+def test_imports_run_one_way():
+    wrong = []
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = str(path.relative_to(ROOT))
+        if rel in ALIASES:
+            continue
+        mine = group_of(path)
+        for other in imported_groups(path) - {mine}:
+            if LAYERS[other] > LAYERS[mine] or (LAYERS[other] == LAYERS[mine] and other != mine):
+                wrong.append(f"{rel} ({mine}) imports {other}")
+    assert wrong == []
+
+
+def test_the_check_sees_an_upward_import(tmp_path):
+    """The test can fail: a games module importing envs is caught."""
+    fake = ROOT / "games" / "catalog.py"
+    assert "envs" not in imported_groups(fake)
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from boardgame_envs.envs.factory import make_env\n")
+    assert imported_groups(probe) == {"envs"}
