@@ -25,14 +25,22 @@ from boardgame_envs.envs.game_env import RESET_OPTIONS, GameEnv, check_reset_arg
 from boardgame_envs.envs.text import render_ansi
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent
-from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
+from boardgame_envs.games.mnk import (
+    PLANE_BLACK_TO_MOVE,
+    PLANE_FORBIDDEN,
+    PLANE_LAST_MOVE,
+    PLANE_OPPONENT,
+    PLANE_OWN,
+    GameState,
+    IllegalMoveError,
+    MNKGame,
+)
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.openings import as_opening
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
 
-PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN = range(5)
 
 
 @cached_kernel()

@@ -38,7 +38,12 @@ MIN_SIZE, MAX_SIZE = 3, 19
 NO_MOVE = -1
 
 # The observation planes of the family, in this order; a game shows the first ``num_planes`` of them.
+# The AEC env, the batched engine and GameState.planes all index planes by these names.
 PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN = range(5)
+# The family's rules packed in one int64 array for the numba kernels (MNKGame.rules_array), the one layout
+# every kernel reads: the searches take it as it is, the batched engine's config extends it.
+R_N, R_K, R_EXACT_BLACK, R_EXACT_WHITE, R_RENJU = range(5)
+RULES_SIZE = 5
 MARKS = {"stones": ("black", "white"), "crosses": ("X", "O")}
 
 
@@ -99,6 +104,10 @@ class MNKGame:
         # _win_codes[c]: what lines.wins_at needs to know of colour c's win, packed in one int.
         codes = tuple(c << 17 | win_code(int(self.size), int(self.win_length), exact[c]) for c in (EMPTY, BLACK, WHITE))
         object.__setattr__(self, "_win_codes", codes)
+
+    def rules_array(self) -> np.ndarray:
+        """The rules packed for the kernels: ``[n, k, exact_black, exact_white, renju]`` (indices ``R_*``)."""
+        return np.array([self.size, self.win_length, self.exact(BLACK), self.exact(WHITE), self.is_renju], dtype=np.int64)
 
     def exact(self, color: int) -> bool:
         """Whether ``color`` needs exactly ``k`` (an overline does not win)."""

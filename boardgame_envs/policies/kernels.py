@@ -1,8 +1,9 @@
 """Numba helpers shared by the search policies: rules on raw arrays, candidate moves.
 
-Search code works on a flat ``int8`` board plus a few scalars, packed into
-one ``rules`` array so every kernel takes the same arguments:
-``rules = [n, k, exact_black, exact_white, renju]``.
+Search code works on a flat ``int8`` board plus the game's rules packed into
+one array (:meth:`~boardgame_envs.games.mnk.MNKGame.rules_array`, indexed by
+the ``R_*`` names of :mod:`boardgame_envs.games.mnk`), so every kernel takes
+the same arguments.
 """
 
 from __future__ import annotations
@@ -11,18 +12,13 @@ import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win, opponent
-from boardgame_envs.games.mnk import GameState
+from boardgame_envs.games.mnk import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, R_RENJU, GameState  # noqa: F401 (R_* re-exported)
 from boardgame_envs.games.renju import KIND_NONE, forbidden_kind_flat
-
-R_N, R_K, R_EXACT_BLACK, R_EXACT_WHITE, R_RENJU = range(5)
 
 
 def rules_of(state: GameState) -> np.ndarray:
     """The ``rules`` array of a game state's game."""
-    g = state.game
-    return np.array(
-        [g.size, g.win_length, g.exact(BLACK), g.exact(opponent(BLACK)), g.is_renju], dtype=np.int64
-    )
+    return state.game.rules_array()
 
 
 @cached_kernel(inline="always")

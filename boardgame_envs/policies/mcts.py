@@ -9,8 +9,10 @@ is played out and a proven loss is never chosen while something else is
 left. Expansion is threat-aware: a move that wins at once is the only child,
 and if the opponent threatens to win, only the blocks are children.
 
-With ``evaluator=`` the search becomes PUCT over a value/prior function
-(``boardgame_envs.policies.puct``), which the AlphaZero trainer uses.
+With ``evaluator=`` the search becomes PUCT over a per-position value/prior
+function (``boardgame_envs.policies.puct``, the search the AlphaZero trainer
+runs in batches). On games without the m,n,k kernels (connect four) the same
+arguments run the protocol's MCTS-Solver (:mod:`boardgame_envs.policies.generic`).
 """
 
 from __future__ import annotations

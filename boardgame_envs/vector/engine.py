@@ -42,7 +42,7 @@ import numpy as np
 
 from boardgame_envs.games import renju_mask
 from boardgame_envs.games.catalog import game_info
-from boardgame_envs.games.lines import BLACK, WHITE
+from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
 from boardgame_envs.vector import kernels as K
 
@@ -95,9 +95,8 @@ class VectorGames:
         self._sample_kernel = K.sample_parallel if parallel else K.sample_serial
         self._raise = illegal_action == "raise"
         cfg = np.zeros(K.CFG_SIZE, dtype=np.int64)
-        cfg[K.CFG_N], cfg[K.CFG_K], cfg[K.CFG_PLANES] = n, game.win_length, num_planes
-        cfg[K.CFG_EXACT_BLACK], cfg[K.CFG_EXACT_WHITE] = game.exact(BLACK), game.exact(WHITE)
-        cfg[K.CFG_RENJU], cfg[K.CFG_AUTORESET], cfg[K.CFG_OBSERVE] = game.is_renju, autoreset, 1
+        cfg[: K.RULES_SIZE] = game.rules_array()
+        cfg[K.CFG_PLANES], cfg[K.CFG_AUTORESET], cfg[K.CFG_OBSERVE] = num_planes, autoreset, 1
         self._cfg = cfg
         self._cfg_quiet = cfg.copy()  # the same, without writing observations
         self._cfg_quiet[K.CFG_OBSERVE] = 0

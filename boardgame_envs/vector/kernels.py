@@ -9,7 +9,9 @@ legal points, ``num_legal`` ``(B,)`` their count, ``over`` ``(B,)`` games finish
 yet reset. The rules are the kernels of :mod:`boardgame_envs.games`: wins by
 :func:`~boardgame_envs.games.lines.makes_win`, forbidden points by
 :func:`~boardgame_envs.games.renju_mask.update` (the incremental mask, as ``GameState``
-uses it); nothing here restates them. Invariant: after every kernel, each row describes a
+uses it); the bookkeeping of a move around them (:func:`_play`: stone counts, the
+draw, the next colour) is the batched twin of ``GameState._place``, held to it
+move for move by ``tests/vector/test_engine_vs_aec.py``. Invariant: after every kernel, each row describes a
 position reachable by legal play, and ``legal``/``num_legal`` agree with it.
 
 Each kernel that loops over games comes twice, ``*_serial`` and ``*_parallel``
@@ -25,17 +27,31 @@ from numba import prange
 from boardgame_envs.games import renju_mask
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, makes_win, opponent
+from boardgame_envs.games.mnk import (
+    PLANE_BLACK_TO_MOVE,
+    PLANE_FORBIDDEN,
+    PLANE_LAST_MOVE,
+    PLANE_OPPONENT,
+    PLANE_OWN,
+    R_EXACT_BLACK,
+    R_EXACT_WHITE,
+    R_K,
+    R_N,
+    R_RENJU,
+    RULES_SIZE,
+)
 
 # Layout of the int64 ``cfg`` array every stepping kernel takes (one argument
-# instead of eight: numba's dispatch costs per argument).
-CFG_N, CFG_K, CFG_EXACT_BLACK, CFG_EXACT_WHITE, CFG_RENJU, CFG_PLANES, CFG_AUTORESET, CFG_OBSERVE = range(8)
-CFG_SIZE = 8
+# instead of eight: numba's dispatch costs per argument): the game's rules array
+# (MNKGame.rules_array, the R_* layout), then the engine's own settings.
+CFG_N, CFG_K, CFG_EXACT_BLACK, CFG_EXACT_WHITE, CFG_RENJU = R_N, R_K, R_EXACT_BLACK, R_EXACT_WHITE, R_RENJU
+CFG_PLANES, CFG_AUTORESET, CFG_OBSERVE = range(RULES_SIZE, RULES_SIZE + 3)
+CFG_SIZE = RULES_SIZE + 3
 
 # step_parallel shares the games out in this many blocks (or one per game, if fewer).
 PARALLEL_BLOCKS = 64
 
-# The planes of boardgame_envs.envs.board_env, in the same order (tests compare them cell by cell).
-PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN = range(5)
+# The planes are the family's (games.mnk.PLANE_*), as the AEC env's (tests compare them cell by cell).
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

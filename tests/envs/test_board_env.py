@@ -440,3 +440,19 @@ def test_observe_a_state_built_from_numpy_scalars():
     planes = env.observe("white_0")["observation"]
     assert planes[3, 3].tolist() == [0, 1, 1, 0]  # black's stone, the last move, white to move
     assert (planes == env.observe_state(env.game_state)["observation"]).all()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tictactoe_v0.raw_env(), lambda: gomoku_v0.raw_env(7, 4, "freestyle"), lambda: gomoku_v0.raw_env(9, rule="renju"),
+])  # fmt: skip
+def test_state_planes_are_the_env_observation(make):
+    """GameState.planes (what policies and networks encode a bare state with) is observe()'s layout, cell for cell."""
+    env = make()
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        env.reset()
+        state = env.game_state
+        while not state.terminal:
+            for agent, colour in env._color.items():
+                assert (state.planes(colour) == env.observe(agent)["observation"]).all()
+            env.step(int(rng.choice(state.legal_actions())))
