@@ -1,7 +1,8 @@
 """Play against a policy in the terminal: ``boardgame-envs play``.
 
-Moves are typed in renju notation (``h8`` on 15x15, ``b2`` the centre of
-tic-tac-toe) or as ``row,col``; ``undo`` takes back your last move and the
+Moves are typed as the game names them (renju notation, ``h8`` on 15x15 and
+``b2`` the centre of tic-tac-toe, or ``row,col``; a column ``a``..``g`` in
+connect four); ``undo`` takes back your last move and the
 reply (the session's one rule, :class:`~boardgame_envs.ui.session.PlaySession`),
 ``hint`` asks the alpha-beta search, ``quit`` (or end of input) stops. Bad
 input is explained in one line and asked again.
@@ -12,16 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from boardgame_envs.games.lines import BLACK, WHITE
-from boardgame_envs.games.notation import parse_point, point_name
 from boardgame_envs.policies.base import Forfeit
-from boardgame_envs.ui.session import PlaySession
 from boardgame_envs.ui.escape import printable
+from boardgame_envs.ui.session import PlaySession
 
 
-def usage(n: int) -> str:
-    """How to type a move on an ``n`` x ``n`` board, with the centre point as the example."""
-    return f"type a point ({point_name((n // 2) * n + n // 2, n)} or row,col), or: undo, hint, quit"
+def usage(game: Any) -> str:
+    """How to type a move of ``game``, with the middle action (the centre of a square board) as the example."""
+    if hasattr(game, "size"):  # the m,n,k family also reads row,col
+        n = game.size
+        return f"type a point ({game.action_name((n // 2) * n + n // 2)} or row,col), or: undo, hint, quit"
+    return f"type a move ({game.action_name(game.num_actions // 2)}), or: undo, hint, quit"
 
 
 def play_terminal(
@@ -37,10 +39,10 @@ def play_terminal(
     Returns the winner's seat (1 first, 2 second), 0 for a draw, -1 when the person quits.
     """
     session = PlaySession(env_fn, opponent, human_first=human_first, hint_policy=hint_policy)
-    n = session.size
-    help_text = usage(n)
+    game = session.state.game
+    help_text = usage(game)
     human = session.human
-    colour = session.state.game.color_name((BLACK, WHITE)[session.human_seat - 1])
+    colour = game.player_name(session.human_seat)
     print_fn(f"You play {human} ({colour}). {help_text}.")
     while not session.over:
         if not session.humans_turn:
@@ -50,7 +52,7 @@ def play_terminal(
                 session.opponent_forfeits(printable(str(exc)))  # an engine's words reach the terminal: escaped
                 print_fn(session.forfeit or "")
                 break
-            print_fn(f"{session.env.agent_selection} plays {point_name(action, n)}")
+            print_fn(f"{session.env.agent_selection} plays {game.action_name(action)}")
             session.play(action)
             continue
         print_fn(session.env.render())
@@ -67,10 +69,10 @@ def play_terminal(
                 print_fn("nothing to undo")
             continue
         if text == "hint":
-            print_fn(f"hint: {point_name(session.hint(), n)}")
+            print_fn(f"hint: {game.action_name(session.hint())}")
             continue
         try:
-            session.play(parse_point(text, n))
+            session.play(game.parse_action(text))
         except ValueError as exc:  # unreadable text, a point off the board, an illegal move (IllegalMoveError)
             print_fn(f"{printable(str(exc))}. {help_text}.")
     if session.forfeit is None:
