@@ -68,26 +68,6 @@ def render_text(state: Any) -> str:
     return "\n".join(lines)
 
 
-# The picture of a cell game: the frame, an empty cell, the first player's piece, the second's, the last piece's ring.
-CELL_COLOURS = np.array([(28, 78, 196), (245, 245, 245), (214, 40, 40), (240, 200, 30), (20, 20, 20)], dtype=np.uint8)
-
-
-def render_cells(state: Any, cell: int = 48) -> np.ndarray:
-    """Any protocol state as an ``(rows * cell, columns * cell, 3)`` uint8 picture: a disc per cell, the last one ringed."""
-    rows, cols = state.game.shape
-    y, x = np.mgrid[0:cell, 0:cell] + 0.5
-    r = np.hypot(y - cell / 2, x - cell / 2)
-    disc, ring = r < cell * 0.4, (r >= cell * 0.4) & (r < cell * 0.46)
-    image = np.empty((rows * cell, cols * cell, 3), dtype=np.uint8)
-    image[...] = CELL_COLOURS[0]
-    for i, value in enumerate(state.board):
-        tile = image[(i // cols) * cell:(i // cols + 1) * cell, (i % cols) * cell:(i % cols + 1) * cell]
-        tile[disc] = CELL_COLOURS[1 + int(value)]
-        if i == state.last_move:
-            tile[ring] = CELL_COLOURS[4]
-    return image
-
-
 class GameEnv(AECEnv, EzPickle):
     """A two-player, alternating-move game of the protocol as a PettingZoo ``AECEnv``.
 
@@ -295,6 +275,8 @@ class GameEnv(AECEnv, EzPickle):
             return None
         if self.render_mode == "ansi":
             return render_text(self.game_state)
+        from boardgame_envs.render.cells import render_cells
+
         frame = render_cells(self.game_state)
         if self.render_mode == "rgb_array":
             return frame

@@ -149,6 +149,14 @@ class ConnectFourGame:
     def player_name(self, player: int) -> str:
         return "red" if player == FIRST else "yellow"
 
+    def action_of_cell(self, cell: int) -> int:
+        """The action that a click on ``cell`` means: its column."""
+        return int(cell) % COLUMNS
+
+    def cell_of_action(self, action: int) -> int:
+        """A cell that stands for ``action``: the top of its column."""
+        return int(action)
+
     def symmetries(self) -> Sequence[np.ndarray]:
         """The identity and the left-right mirror, as column permutations."""
         return [np.arange(COLUMNS), np.arange(COLUMNS)[::-1].copy()]

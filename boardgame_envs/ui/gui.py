@@ -1,8 +1,8 @@
 """Play against a policy in a pygame window: ``boardgame-envs play gomoku --gui``.
 
-Click a point to move; the point under the mouse shows a faint stone when it
-is legal, and black's forbidden points (renju) carry a red cross and refuse
-the click. Buttons (and keys): Undo (``u``) takes back your last move and
+Click a point to move (in connect four, anywhere in a column); on m,n,k
+boards the point under the mouse shows a faint stone when it is legal, and
+black's forbidden points (renju) carry a red cross and refuse the click. Buttons (and keys): Undo (``u``) takes back your last move and
 the reply (the session's one rule), Hint (``h``) rings the move the
 alpha-beta search likes, New game (``n``), and ``q`` / Esc / closing the
 window quits. The opponent thinks on a worker thread while the window says
@@ -24,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.render import Board, Options, rgb
+from boardgame_envs.render.cells import CellGeometry, render_cells
 from boardgame_envs.render.scene import BAND, BAND_TEXT, geometry
 from boardgame_envs.render.window import Window
 from boardgame_envs.ui.escape import printable
@@ -57,6 +58,10 @@ class PlayWindow:
     ) -> None:
         self.session = PlaySession(env_fn, opponent, human_first=human_first, hint_policy=hint_policy)
         self.options = Options(cell=cell)
+        # The m,n,k family has its own pictures (stones on a grid, coordinates, a status band);
+        # any other game is drawn as cells, with the status note on the button bar.
+        self._mnk = kernels_of(self.state.game, "mnk") is not None
+        self._cells = None if self._mnk else CellGeometry(self.state.game, cell or 64)
         self.window = Window("boardgame_envs")
         self.pygame = self.window.pygame
         self.pygame.font.init()
@@ -150,7 +155,7 @@ class PlayWindow:
                 self.hint, self.message = None, None
             else:
                 self.hint = action
-                self.message = f"hint: {point_name(action, self.session.size)}"
+                self.message = f"hint: {self.state.game.action_name(action)}"
         if self._job is None and not self.over and not self.humans_turn:
             self._start("move", self.session.opponent)
 
@@ -167,13 +172,14 @@ class PlayWindow:
             if self.state.winner == 0:
                 return None
             you_won = self.state.winner == self.session.human_seat
-            return f"{self.board().status()} · {'you win!' if you_won else 'you lose'}"
+            said = self.board().status() if self._mnk else f"{self.state.game.player_name(self.state.winner)} wins"
+            return f"{said} · {'you win!' if you_won else 'you lose'}"
         return self.message
 
     def _ghost(self) -> int | None:
         """The hovered point when a click there would play (a faint stone), else None."""
         ghost = self.hover
-        if ghost is not None and (not self.humans_turn or self.state.illegal_reason(ghost) is not None):
+        if not self._mnk or (ghost is not None and (not self.humans_turn or self.state.illegal_reason(ghost) is not None)):
             return None
         return ghost
 
@@ -183,7 +189,10 @@ class PlayWindow:
 
     def frame(self) -> np.ndarray:
         """The board and an empty button bar (the buttons are drawn on it by :meth:`draw`)."""
-        picture = rgb(self.board(), cell=self.options.cell, ghost=self._ghost(), hint=self.hint, note=self.status_note())
+        if self._mnk:
+            picture = rgb(self.board(), cell=self.options.cell, ghost=self._ghost(), hint=self.hint, note=self.status_note())
+        else:
+            picture = render_cells(self.state, self._cells.cell)
         bar = np.empty((BAR_PX, picture.shape[1], 3), dtype=np.uint8)
         bar[:] = BAND
         return np.concatenate([picture, bar])
@@ -197,9 +206,14 @@ class PlayWindow:
         """Paint the board and the buttons, then flip the screen once: no frame shows one without the other."""
         self._shown = self._view()
         frame = self.frame()
-        self.window.paint(frame, title=self.board().title())
+        title = self.board().title() if self._mnk else f"{self.state.game.name}, {self.state.num_moves} moves"
+        self.window.paint(frame, title=title)
         surface = self.window.surface
         top = frame.shape[0] - BAR_PX
+        note = None if self._mnk else self.status_note()
+        if note:  # cell pictures have no status band: the note goes above the buttons' bar, on the board's frame
+            text = self._font.render(note, True, BAND_TEXT)
+            surface.blit(text, text.get_rect(midbottom=(frame.shape[1] // 2, top - 2)))
         for label, _, box in self._buttons(frame.shape[1], top):
             self.pygame.draw.rect(surface, BUTTON_OFF if self.busy else BUTTON_FACE, box, border_radius=6)
             text = self._font.render(label, True, BAND_TEXT)
@@ -209,18 +223,21 @@ class PlayWindow:
 
     def pixel_of(self, action: int) -> tuple[int, int]:
         """Where ``action`` is in the window (for tests and scripts that post clicks)."""
-        x, y = geometry(self.board(), self.options).center(action)
+        x, y = self._geometry().center(action)
         return round(x), round(y)
+
+    def _geometry(self) -> Any:
+        return geometry(self.board(), self.options) if self._mnk else self._cells
 
     def button_at(self, label: str) -> tuple[int, int]:
         """The centre of the button named ``label`` in the window."""
-        geo = geometry(self.board(), self.options)
+        geo = self._geometry()
         return next(box.center for name, _, box in self._buttons(geo.width, geo.height) if name == label)
 
     # ------------------------------------------------------------- events
     def handle(self, event: Any) -> None:
         pg = self.pygame
-        geo = geometry(self.board(), self.options)
+        geo = self._geometry()
         if event.type == pg.QUIT or (event.type == pg.KEYDOWN and event.key in (pg.K_q, pg.K_ESCAPE)):
             self.running = False
         elif event.type in (pg.VIDEOEXPOSE, getattr(pg, "WINDOWEXPOSED", pg.VIDEOEXPOSE)):

@@ -196,3 +196,28 @@ def test_the_run_loop_sleeps_in_event_wait_when_idle(ttt, monkeypatch):
     monkeypatch.setattr(pygame.event, "wait", wait)
     gui.run()
     assert len(waits) >= 5 and gui.frames_drawn == 1  # one drawing for the first picture, none while idle
+
+
+def test_connect_four_in_the_window_clicks_a_column_anywhere(tmp_path):
+    """A game without the m,n,k pictures is drawn as cells; a click anywhere in a column drops there."""
+    from boardgame_envs import connect_four_v0
+
+    gui = PlayWindow(connect_four_v0.raw_env, Scripted([0, 1, 2, 3, 4, 5, 6]))
+    try:
+        gui.tick()
+        x, _ = gui.pixel_of(3)
+        for _ in range(4):  # red: d, d, d, d (the column's bottom cell, then higher ones: any row of it will do)
+            if gui.state.terminal:
+                break
+            _click(gui, x, gui._cells.height - 5)
+            gui.wait()
+        assert gui.state.terminal and gui.state.winner == 1
+        assert gui.status_note() == "red wins · you win!"
+        gui.window.save(str(tmp_path / "c4.png"))
+        assert (tmp_path / "c4.png").stat().st_size > 2000
+        _click(gui, *gui.button_at("Undo"))
+        assert len(gui.moves) == 6 and gui.humans_turn
+        _click(gui, x, 3)  # the top row of column d
+        assert gui.moves[-1] == 3
+    finally:
+        gui.close()
