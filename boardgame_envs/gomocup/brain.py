@@ -44,7 +44,15 @@ from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.games.lines import BLACK, WHITE, opponent
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
 from boardgame_envs.gomocup.protocol import (
-    MAX_LINE_BYTES, ProtocolError, clip, format_point, legal_order, parse_point, printable, read_int, read_point,
+    MAX_LINE_BYTES,
+    ProtocolError,
+    clip,
+    format_point,
+    legal_order,
+    parse_point,
+    printable,
+    read_int,
+    read_point,
     rule_from_bits,
 )  # fmt: skip
 

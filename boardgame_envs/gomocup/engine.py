@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -52,7 +51,7 @@ from boardgame_envs.games.mnk import RULES, GameState, MNKGame
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.gomocup.process import (
     TRANSCRIPT_LINES, EngineCrashed, EngineError, EngineFault, EngineIllegalMove, EngineProcess, EngineProtocolError,
-    EngineStartError, EngineTimeout, log,
+    EngineStartError, EngineTimeout, argv_of, check_program, log,
 )  # fmt: skip
 from boardgame_envs.gomocup.protocol import (
     OPTION_KEYS, RULE_BITS, ProtocolError, clip, echoes, format_point, info_lines, legal_order, printable, read_point,
@@ -69,23 +68,6 @@ SETTLE_MS = 2.0  # the default pause between a move answer and the next command 
 QUIET_S = 0.05  # after a glitch: how long the engine must stay silent before we send again
 LOST_S = 0.5  # RESTART or TAKEBACK sent just after a move answer, unanswered this long: lost, sent again
 _ABOUT_FIELD = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
-
-
-def _argv(command: str | Sequence[str]) -> list[str]:
-    """The argv of ``command``: an existing file as its absolute path, else a command line split as a shell would.
-
-    (A command relative to ``cwd`` is found there, as ``subprocess`` does on POSIX.)
-    """
-    if isinstance(command, str):
-        path = os.path.expanduser(command)
-        argv = [os.path.abspath(path)] if os.path.isfile(path) else shlex.split(command)
-    elif isinstance(command, Sequence) and all(isinstance(c, str) for c in command):
-        argv = list(command)
-    else:
-        argv = []
-    if not argv:
-        raise ValueError(f"command must be a program path, a command line or a list of strings, got {command!r}")
-    return argv
 
 
 class GomocupEngine:
@@ -114,7 +96,7 @@ class GomocupEngine:
         tolerance_ms: int = 1000, start_timeout_ms: int = 30_000, info: dict[str, Any] | None = None,
         settle_ms: float = SETTLE_MS,
     ) -> None:  # fmt: skip
-        self.argv = _argv(command)
+        self.argv = argv_of(command)
         self.info_lines = info_lines(dict(info or {}))
         if isinstance(settle_ms, bool) or not isinstance(settle_ms, (int, float)) or not 0 <= settle_ms <= 1000:
             raise ValueError(f"settle_ms must be a number of milliseconds in 0..1000, got {settle_ms!r}")
@@ -140,6 +122,7 @@ class GomocupEngine:
         self.start_timeout_ms = start_timeout_ms
         self.cwd = None if cwd is None else os.path.expanduser(str(cwd))
         self.name = name or Path(self.argv[0]).name
+        check_program(self.argv[0], self.cwd, self.name)  # a missing program is one line now, not at move 1
         self._process: EngineProcess | None = None
         self._transcript: deque[str] = deque(maxlen=TRANSCRIPT_LINES)
         self._game: MNKGame | None = None

@@ -26,10 +26,12 @@ from __future__ import annotations
 import logging
 import os
 import select
+import shlex
 import signal
 import subprocess
 import time
 from collections import deque
+from collections.abc import Sequence
 
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.gomocup import reaper
@@ -74,6 +76,23 @@ class EngineProtocolError(EngineFault):
 
 class EngineIllegalMove(EngineFault, IllegalMoveError):
     """The engine played off the board, on a stone, or (black, renju) on a forbidden point."""
+
+
+def argv_of(command: str | Sequence[str]) -> list[str]:
+    """The argv of ``command``: an existing file as its absolute path, else a command line split as a shell would.
+
+    (A command relative to ``cwd`` is found there, as ``subprocess`` does on POSIX.)
+    """
+    if isinstance(command, str):
+        path = os.path.expanduser(command)
+        argv = [os.path.abspath(path)] if os.path.isfile(path) else shlex.split(command)
+    elif isinstance(command, Sequence) and all(isinstance(c, str) for c in command):
+        argv = list(command)
+    else:
+        argv = []
+    if not argv:
+        raise ValueError(f"command must be a program path, a command line or a list of strings, got {command!r}")
+    return argv
 
 
 def check_program(program: str, cwd: str | None, name: str) -> None:

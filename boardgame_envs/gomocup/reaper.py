@@ -21,6 +21,7 @@ import threading
 import weakref
 from typing import Any
 
+
 def track(process: Any, group: int) -> None:
     """Close ``process`` (its group is ``group``) however we end, until :func:`untrack`."""
     _LIVE.add(process)

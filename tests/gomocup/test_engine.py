@@ -316,6 +316,6 @@ def test_registry_spec_and_command_line(tmp_path, capsys):
         check_spec("pbrain")
     assert main(["arena", "gomoku", f"pbrain:{launcher}", "random", "--games", "2", "--board-size", "9"]) == 0
     assert "2 games" in capsys.readouterr().out
-    assert main(["arena", "gomoku", "pbrain:/nonexistent/pbrain-x", "random", "--games", "2"]) == 1
+    assert main(["arena", "gomoku", "pbrain:/nonexistent/pbrain-x", "random", "--games", "2"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not an executable file" in err
+    assert err.count("\n") == 1 and "/nonexistent/pbrain-x does not exist" in err

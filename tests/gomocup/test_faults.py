@@ -174,12 +174,9 @@ def test_escape_sequences_from_an_engine_are_escaped(tmp_path, caplog):
 
 
 def _parent(script: str, folder: Path) -> subprocess.Popen:
+    errors = open(folder / "parent.err", "w")  # read in failure messages
     return subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], stdout=subprocess.PIPE, text=True,
-                            cwd=str(folder))  # fmt: skip
-
-
-def _parent_of(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                            stderr=errors, cwd=str(folder))  # fmt: skip
 
 
 @pytest.mark.parametrize("stop", ["sigint", "workers_killed", "finish"])
@@ -199,22 +196,46 @@ def test_workers_leave_no_engine_behind(tmp_path, stop):
             sys.exit(130)
     """
     parent = _parent(script, tmp_path)
-    assert parent.stdout.readline().strip() == "go"
-    if stop != "finish":
-        deadline = time.time() + 60
-        while len(recorded(tmp_path)) < 4 and time.time() < deadline:  # both engines and their helpers started
-            time.sleep(0.1)
-        assert len(recorded(tmp_path)) == 4
-        if stop == "sigint":  # Ctrl-C: the terminal signals the parent; its workers ignore SIGINT
-            parent.send_signal(signal.SIGINT)
-        else:  # workers killed as no handler can see (SIGKILL): each one's keeper ends its engines
+    workers: set[int] = set()
+    try:
+        assert parent.stdout.readline().strip() == "go", (tmp_path / "parent.err").read_text()
+        if stop != "finish":
+            deadline = time.time() + 60
+            while len(recorded(tmp_path)) < 4 and time.time() < deadline:  # both engines and their helpers
+                time.sleep(0.1)
+            assert len(recorded(tmp_path)) == 4
             engines = set(recorded(tmp_path))
             workers = {_parent_of(pid) for pid in engines} - engines - {parent.pid, 1}
-            for worker in workers:
+            if stop == "sigint":  # Ctrl-C: the terminal signals the parent; its workers ignore SIGINT
+                parent.send_signal(signal.SIGINT)
+            else:  # workers killed as no handler can see (SIGKILL): each one's keeper ends its engines
+                for worker in workers:
+                    os.kill(worker, signal.SIGKILL)
+                parent.kill()
+        parent.wait(60)
+        assert recorded(tmp_path) and none_left(tmp_path), _alive(recorded(tmp_path))
+    finally:  # whatever failed above, this test leaves nothing running
+        parent.kill()
+        for worker in workers:
+            try:
                 os.kill(worker, signal.SIGKILL)
-            parent.kill()
-    parent.wait(60)
-    assert recorded(tmp_path) and none_left(tmp_path)
+            except ProcessLookupError:
+                pass
+
+
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def _alive(pids: list[int]) -> list[str]:
+    """What is still running among ``pids``, for a failure message."""
+    out = []
+    for pid in pids:
+        try:
+            out.append(f"{pid}: {Path(f'/proc/{pid}/cmdline').read_bytes().replace(bytes(1), b' ').decode()}")
+        except OSError:
+            pass
+    return out
 
 
 def test_no_orphans_when_the_parent_is_killed(tmp_path):
