@@ -1,4 +1,4 @@
-"""Random legal games through ``env()``, ours against PettingZoo's ``tictactoe_v3`` in the same run.
+"""Random legal games through ``env()``, ours against PettingZoo's ``tictactoe_v3`` and ``connect_four_v3`` in the same run.
 
 Both envs are driven by the same loop (``last()``, a uniform choice among the
 ``action_mask`` ones, ``step()``), so the ratio measures the envs alone. The
@@ -75,12 +75,27 @@ def _report(name: str, games: int, steps: int, elapsed: float) -> float:
     return rate
 
 
+def _versus(ours: str, make_ours: Callable, theirs: str, make_theirs: Callable, args: argparse.Namespace) -> float:
+    """Our env against PettingZoo's same game, in alternating slices; prints both and the ratio."""
+    # The two envs take turns in short slices, so a change in the machine's
+    # speed during the run (other jobs, frequency) falls on both alike.
+    totals = {make_ours: [0, 0, 0.0], make_theirs: [0, 0, 0.0]}
+    for r in range(args.rounds):
+        for make, total in totals.items():
+            for i, value in enumerate(play_random_games(make, args.seconds / args.rounds, args.seed + r)):
+                total[i] += value
+    rate = _report(f"boardgame_envs {ours}.env()", *totals[make_ours])
+    reference = _report(f"pettingzoo {theirs}.env()", *totals[make_theirs])
+    print(f"{f'ratio {ours} / {theirs}':<40} {rate / reference:>10.1f}x")
+    return rate / reference
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="boardgame-envs bench env", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per env (default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=30,
-                        help="tic-tac-toe: ours and PettingZoo's take turns in this many slices (default 30)")  # fmt: skip
+                        help="ours and PettingZoo's take turns in this many slices (default 30)")  # fmt: skip
     args = parser.parse_args(argv)
 
     from boardgame_envs import gomoku_v0, tictactoe_v0
@@ -89,22 +104,13 @@ def main(argv: list[str] | None = None) -> None:
     play_random_games(tictactoe_v0.env, 0.2)
     play_random_games(lambda: gomoku_v0.env(board_size=15, rule="freestyle"), 0.2)
 
-    try:
-        from pettingzoo.classic import tictactoe_v3
-    except ImportError as exc:  # pragma: no cover - pettingzoo is a dependency
-        print(f"pettingzoo tictactoe_v3 unavailable: {exc}")
-        _report("boardgame_envs tictactoe_v0.env()", *play_random_games(tictactoe_v0.env, args.seconds, args.seed))
-    else:
-        # The two envs take turns in short slices, so a change in the machine's
-        # speed during the run (other jobs, frequency) falls on both alike.
-        totals = {tictactoe_v0.env: [0, 0, 0.0], tictactoe_v3.env: [0, 0, 0.0]}
-        for r in range(args.rounds):
-            for make, total in totals.items():
-                for i, value in enumerate(play_random_games(make, args.seconds / args.rounds, args.seed + r)):
-                    total[i] += value
-        ours = _report("boardgame_envs tictactoe_v0.env()", *totals[tictactoe_v0.env])
-        theirs = _report("pettingzoo tictactoe_v3.env()", *totals[tictactoe_v3.env])
-        print(f"{'ratio tictactoe_v0 / tictactoe_v3':<40} {ours / theirs:>10.1f}x")
+    from pettingzoo.classic import connect_four_v3, tictactoe_v3
+
+    from boardgame_envs import connect_four_v0
+
+    play_random_games(connect_four_v0.env, 0.2)
+    _versus("tictactoe_v0", tictactoe_v0.env, "tictactoe_v3", tictactoe_v3.env, args)
+    _versus("connect_four_v0", connect_four_v0.env, "connect_four_v3", connect_four_v3.env, args)
     for rule in ("freestyle", "standard", "renju"):
         make = lambda rule=rule: gomoku_v0.env(board_size=15, rule=rule)  # noqa: E731
         _report(f"boardgame_envs gomoku_v0 15x15 {rule}", *play_random_games(make, args.seconds, args.seed))

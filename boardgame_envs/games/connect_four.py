@@ -237,8 +237,12 @@ class ConnectFourState:
     def _place(self, column: int) -> None:
         """:meth:`play` without validation, for callers that already know it is legal."""
         color = self.to_move
-        cell = drop(self.board, self.heights, column, color, ROWS, COLUMNS)
-        self._planes[cell // COLUMNS, column, color - 1] = 1
+        height = int(self.heights[column])  # drop()'s work, without a kernel call's cost per move
+        row = ROWS - 1 - height
+        cell = row * COLUMNS + column
+        self.board[cell] = color
+        self.heights[column] = height + 1
+        self._planes[row, column, color - 1] = 1
         self.num_moves += 1
         self.last_move = cell
         self.to_move = FIRST + SECOND - color
