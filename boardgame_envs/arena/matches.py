@@ -40,6 +40,7 @@ from tqdm.auto import tqdm
 
 from boardgame_envs import openings as opening_sets
 from boardgame_envs.arena.backends import check_backend, run_tasks
+from boardgame_envs.arena.elo import fit
 from boardgame_envs.arena.records import GameRecord, games_dir, save
 from boardgame_envs.arena.referee import GameTask, play_task
 from boardgame_envs.arena.sprt import SPRT
@@ -279,14 +280,15 @@ def round_robin(
     env_fn: Callable[[], Any], specs: dict[str, Any], games: int = 20, seed: int = 0, jobs: int = 1,
     progress: bool = True, openings: Any = None, pairs: list[MatchResult] | None = None,
 ) -> dict[str, float]:  # fmt: skip
-    """Every pair plays ``games``; returns Elo ratings (mean 0) fitted by Bradley-Terry maximum likelihood.
+    """Every pair plays ``games``; returns Elo ratings (mean 0), best first, from :func:`boardgame_envs.arena.elo.fit`.
 
-    ``openings`` as in :func:`match`. ``pairs``, when given, receives each pair's
-    :class:`MatchResult` (for :func:`round_robin_table`).
+    The fit counts one virtual draw between every pair (``prior=1``), so a policy
+    that won every game still gets a finite rating. ``openings`` as in
+    :func:`match`. ``pairs``, when given, receives each pair's :class:`MatchResult`
+    (for :func:`round_robin_table`).
     """
     names = list(specs)
-    scores = np.zeros((len(names), len(names)))
-    counts = np.zeros_like(scores)
+    results: list[tuple[str, str, float]] = []
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             r = match(env_fn, specs[names[i]], specs[names[j]], games, seed + 1000 * i + j, jobs, progress,
@@ -295,21 +297,14 @@ def round_robin(
                 raise KeyboardInterrupt  # the table needs every pair: stop here
             if pairs is not None:
                 pairs.append(r)
-            points = r.wins + 0.5 * r.draws
-            scores[i, j], scores[j, i] = points, r.games - points
-            counts[i, j] = counts[j, i] = r.games
-    # Minorisation-maximisation for Bradley-Terry strengths, with half a point of
-    # prior against every other player so all-win records stay finite.
-    strength = np.ones(len(names))
-    won = scores.sum(axis=1) + 0.5
-    for _ in range(2000):
-        denom = np.array(
-            [sum((counts[i, j] + 1) / (strength[i] + strength[j]) for j in range(len(names)) if j != i) for i in range(len(names))]
-        )
-        strength = won / denom
-        strength /= np.exp(np.mean(np.log(strength)))
-    elo = 400.0 * np.log10(strength)
-    return dict(sorted(zip(names, (float(e) for e in elo)), key=lambda kv: -kv[1]))
+            results += pair_results(names[i], names[j], r)
+    ratings = fit(names, results, prior=1.0, anchor="mean")
+    return dict(sorted(zip(names, (float(e) for e in ratings.elo)), key=lambda kv: -kv[1]))
+
+
+def pair_results(a: str, b: str, result: MatchResult) -> list[tuple[str, str, float]]:
+    """A match as the Elo fit reads it: one ``(a, b, points of a)`` a game."""
+    return [(a, b, 1.0)] * result.wins + [(a, b, 0.5)] * result.draws + [(a, b, 0.0)] * result.losses
 
 
 def round_robin_table(elo: dict[str, float], pairs: list[MatchResult]) -> str:

@@ -1,51 +1,37 @@
-"""Bradley-Terry (Elo) ratings by maximum likelihood, draws as half points, with 95% intervals.
+"""One player's Elo against opponents of known rating; the ladder's fit of all its levels comes from the arena.
 
-The model: player ``i`` scores ``p = 1 / (1 + 10 ** ((R_j - R_i) / 400))`` against ``j``
-in expectation, a draw counting half a point. :func:`fit` maximises the likelihood
-``sum s log p + (n - s) log (1 - p)`` over the results of every pair with scipy's
-optimiser, with some players' ratings held fixed (the ladder pins level 0 at 0;
-``rate`` holds every level at its published Elo and fits the newcomer alone). The
-covariance is the inverse of the Hessian of the negative log-likelihood at the
-optimum, so the interval of any difference ``R_i - R_j`` comes from
-``var_i + var_j - 2 cov_ij``. Counting a draw as half a win and half a loss makes the
-intervals conservative when draws are common (tic-tac-toe): the binomial variance
-bounds the variance of a score with draws.
+The fit of a set of players from their pairwise results, :func:`fit` (with
+:class:`Ratings`, :func:`pair_totals` and :class:`RatingError`), lives in
+:mod:`boardgame_envs.arena.elo`, the package's one Bradley-Terry fit; it is named here
+too because the ladder build rates its levels with it (level 0 pinned at 0, one
+virtual draw a pair: ``prior=1``). Its virtual draws are right for the build, where
+every pair plays many games, and wrong for one newcomer rated on a few: they would
+pull it towards the levels it met, while the Hessian interval ignores that pull.
 
-``prior`` adds that many virtual games, all drawn, between every pair that played:
-a small pull towards equality that keeps a 100% record finite. With ``prior=0`` the
-fit is the plain maximum-likelihood estimate (e.g. 3 wins in 4 games: +191 Elo).
-That is right for the ladder build, where every pair plays many games, and wrong
-for one newcomer rated on a few: the virtual draws pull it towards the levels it
-met, while the Hessian interval ignores that pull.
-
-:func:`fit_against` rates one player against opponents whose ratings are known (a
-newcomer against published levels) with no virtual games: the plain
-maximum-likelihood Elo, and a 95% interval by profile likelihood, every rating whose
-log-likelihood lies within ``Z95 ** 2 / 2`` of the maximum. Unlike the Hessian's it
-is not symmetric and stays honest when the score is near 0% or 100%. A player who
-won every game has no finite estimate and no upper bound; its lower bound is then
-the rating at which winning all those games had a 5% chance (exact, not
-asymptotic: one-sided 95%), and the same below for a player who lost every game.
+:func:`fit_against` answers the other question: it rates one player against
+opponents whose ratings are known (a newcomer against published levels) with no
+virtual games, under the same model (the Elo logistic, a draw counting half a
+point): the plain maximum-likelihood Elo, and a 95% interval by profile likelihood,
+every rating whose log-likelihood lies within ``Z95 ** 2 / 2`` of the maximum.
+Unlike the Hessian's it is not symmetric and stays honest when the score is near 0%
+or 100%. A player who won every game has no finite estimate and no upper bound; its
+lower bound is then the rating at which winning all those games had a 5% chance
+(exact, not asymptotic: one-sided 95%), and the same below for a player who lost
+every game.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq, minimize
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
-from scipy.special import expit, log_expit
+from scipy.optimize import brentq
 
-Z95 = 1.959963984540054
-C = math.log(10.0) / 400.0  # Elo points -> natural-log odds
+from boardgame_envs.arena.elo import Z95, C, RatingError, Ratings, fit, pair_totals
 
-
-class RatingError(ValueError):
-    """Results that cannot pin down the ratings (a player with no games, a disconnected set)."""
+__all__ = ["Z95", "C", "Estimate", "RatingError", "Ratings", "fit", "fit_against", "pair_totals"]
 
 
 @dataclass(frozen=True)
@@ -122,138 +108,3 @@ def _crossing(f: Callable[[float], float], start: float, direction: float) -> fl
         if step > 1e7:
             raise RatingError("the likelihood has no crossing within 10 million Elo")
         a, fa, step = b, fb, step * 2
-
-
-@dataclass(frozen=True)
-class Ratings:
-    """Fitted Elo ratings and their covariance (zero rows and columns for fixed players)."""
-
-    players: tuple[str, ...]
-    elo: np.ndarray
-    cov: np.ndarray
-
-    def index(self, player: str) -> int:
-        return self.players.index(player)
-
-    def interval(self, player: str) -> tuple[float, float]:
-        """The 95% interval of a player's rating."""
-        i = self.index(player)
-        half = Z95 * math.sqrt(max(self.cov[i, i], 0.0))
-        return float(self.elo[i] - half), float(self.elo[i] + half)
-
-    def difference(self, a: str, b: str) -> tuple[float, float]:
-        """``R_a - R_b`` and the half-width of its 95% interval."""
-        i, j = self.index(a), self.index(b)
-        var = self.cov[i, i] + self.cov[j, j] - 2.0 * self.cov[i, j]
-        return float(self.elo[i] - self.elo[j]), Z95 * math.sqrt(max(var, 0.0))
-
-
-def pair_totals(players: Sequence[str], results: Iterable[tuple[str, str, float]]) -> tuple[np.ndarray, np.ndarray]:
-    """Games ``n[i, j]`` and points ``s[i, j]`` of ``i`` against ``j`` (``i < j``) from ``(a, b, score_of_a)``."""
-    where = {p: i for i, p in enumerate(players)}
-    n = np.zeros((len(players), len(players)))
-    s = np.zeros_like(n)
-    for a, b, score in results:
-        if a == b:
-            raise RatingError(f"a game of {a!r} against itself cannot be rated")
-        if score not in (0.0, 0.5, 1.0):
-            raise RatingError(f"a game's score is 0, 0.5 or 1, got {score!r}")
-        i, j = where[a], where[b]
-        if i > j:
-            i, j, score = j, i, 1.0 - score
-        n[i, j] += 1
-        s[i, j] += score
-    return n, s
-
-
-def fit(
-    players: Sequence[str], results: Iterable[tuple[str, str, float]], fixed: dict[str, float] | None = None,
-    prior: float = 1.0,
-) -> Ratings:  # fmt: skip
-    """Elo ratings of ``players`` from ``(a, b, score_of_a)`` results; ``fixed`` ratings are held (default: the first at 0)."""
-    players = tuple(players)
-    if len(set(players)) != len(players):
-        raise RatingError(f"players must be distinct, got {players}")
-    fixed = {players[0]: 0.0} if fixed is None else dict(fixed)
-    if not fixed:
-        raise RatingError("fix at least one player's rating: Elo differences alone do not place the scale")
-    unknown = set(fixed) - set(players)
-    if unknown:
-        raise RatingError(f"fixed players {sorted(unknown)} are not among the players")
-    if prior < 0:
-        raise RatingError(f"prior must be at least 0 virtual games, got {prior}")
-    n, s = pair_totals(players, results)
-    played = n > 0
-    n = n + prior * played
-    s = s + 0.5 * prior * played
-    iu, ju = np.nonzero(n)
-    free = [k for k, p in enumerate(players) if p not in fixed]
-    base = np.array([fixed.get(p, 0.0) for p in players])
-    _check_identified(players, n, s, fixed)
-    if not free:
-        return Ratings(players, base, np.zeros((len(players), len(players))))
-    nn, ss = n[iu, ju], s[iu, ju]
-
-    def full(x: np.ndarray) -> np.ndarray:
-        r = base.copy()
-        r[free] = x
-        return r
-
-    def objective(x: np.ndarray) -> tuple[float, np.ndarray]:
-        r = full(x)
-        d = C * (r[iu] - r[ju])
-        value = -np.sum(ss * log_expit(d) + (nn - ss) * log_expit(-d))
-        g_pair = -(ss - nn * expit(d)) * C  # d(value)/d(r_i); minus that for r_j
-        grad = np.zeros(len(players))
-        np.add.at(grad, iu, g_pair)
-        np.add.at(grad, ju, -g_pair)
-        return float(value), grad[free]
-
-    x0 = np.zeros(len(free))
-    opt = minimize(objective, x0, jac=True, method="BFGS", options={"gtol": 1e-8, "maxiter": 10_000})
-    r = full(opt.x)
-    hess = _hessian(r, iu, ju, nn, len(players))[np.ix_(free, free)]
-    cov = np.zeros((len(players), len(players)))
-    cov[np.ix_(free, free)] = np.linalg.inv(hess)
-    return Ratings(players, r, cov)
-
-
-def _hessian(r: np.ndarray, iu: np.ndarray, ju: np.ndarray, nn: np.ndarray, size: int) -> np.ndarray:
-    """Hessian of the negative log-likelihood in the ratings (it does not depend on the scores)."""
-    p = expit(C * (r[iu] - r[ju]))
-    w = nn * p * (1 - p) * C * C
-    h = np.zeros((size, size))
-    np.add.at(h, (iu, iu), w)
-    np.add.at(h, (ju, ju), w)
-    np.add.at(h, (iu, ju), -w)
-    np.add.at(h, (ju, iu), -w)
-    return h
-
-
-def _check_identified(players: tuple[str, ...], n: np.ndarray, s: np.ndarray, fixed: dict[str, float]) -> None:
-    """Raise unless the likelihood has a finite maximum.
-
-    With the fixed players merged into one node, the maximum is finite exactly when
-    every node can reach every other along "scored points against" edges (Zermelo's
-    condition); games alone linking a player to a fixed one is the weaker, first check.
-    """
-    k = len(players)
-    node = np.array([0 if p in fixed else 1 + i for i, p in enumerate(players)])
-    size = 1 + k
-    scored = np.zeros((size, size), dtype=bool)
-    linked = np.zeros((size, size), dtype=bool)
-    for i, j in zip(*np.nonzero(n)):
-        a, b = node[i], node[j]
-        linked[a, b] = linked[b, a] = True
-        scored[a, b] |= s[i, j] > 0
-        scored[b, a] |= s[i, j] < n[i, j]
-    present = sorted({0, *node.tolist()}) if fixed else sorted(set(node.tolist()))
-    sub = np.ix_(present, present)
-    names = ["<fixed>" if m == 0 else players[m - 1] for m in present]
-    count, label = connected_components(csr_matrix(linked[sub]), directed=False)
-    if count > 1:
-        lost = [nm for nm, lab in zip(names, label) if lab != label[0]]
-        raise RatingError(f"no games link {lost} to {names[0]}")
-    count, _ = connected_components(csr_matrix(scored[sub]), directed=True, connection="strong")
-    if count > 1:
-        raise RatingError("the ratings diverge: some players won (or lost) every game against the rest; fit with prior > 0")
