@@ -102,6 +102,8 @@ class GomocupEngine:
             raise ValueError(f"settle_ms must be a number of milliseconds in 0..1000, got {settle_ms!r}")
         self.settle_ms = float(settle_ms)
         self.glitches = 0  # commands an engine lost and we sent again (see the module docstring)
+        # A node or depth budget that the engine may ignore; said once if it thinks as if it did.
+        self._budget = [line[5:] for line in self.info_lines if line.split()[1] in ("MAX_NODE", "MAX_DEPTH")]
         if rule is not None and rule not in RULES:
             raise ValueError(f"unknown rule {rule!r}; expected None or one of {', '.join(RULES)}")
         minimums = {"turn_time_ms": 0, "max_memory": 0, "tolerance_ms": 0, "start_timeout_ms": 1}
@@ -185,6 +187,10 @@ class GomocupEngine:
         self._used_ms += spent_ms
         if spent_ms > limit_ms:
             log.warning("%s took %.0f ms, over its %d ms limit (within the tolerance)", self.name, spent_ms, limit_ms)
+        elif self._budget and spent_ms > max(200, 0.8 * limit_ms):
+            log.warning("%s used %.0f ms of its %d ms clock under a budget (%s): does it read that INFO key? "
+                        "Its moves then depend on the machine", self.name, spent_ms, limit_ms, ", ".join(self._budget))
+            self._budget = []  # once is enough
         action = self._check_move(state, answer, commands[0])
         self._history.append(action)
         return action

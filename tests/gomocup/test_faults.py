@@ -256,3 +256,16 @@ def test_no_orphans_when_the_parent_is_killed(tmp_path):
     parent.wait(60)
     assert gone(pid)  # its stdin closed: the brain ends at the end of its input
     assert os.path.exists(FAKE)
+
+
+def test_an_engine_that_ignores_its_node_budget_is_named_once(tmp_path, caplog):
+    # The fake reads no INFO key: told MAX_NODE 1000, it still thinks 0.4 s of its 0.45 s clock.
+    player = make_policy(f"pbrain:{launcher(tmp_path, 'slow', '0.4')}:nodes=1000,turn_ms=450,tolerance_ms=5000")
+    env = after_one_move()
+    with caplog.at_level(logging.WARNING, logger="boardgame_envs.gomocup"):
+        env.step(player.act(env))
+        env.step(8)
+        player.act(env)
+    warnings = [r.getMessage() for r in caplog.records if "under a budget" in r.getMessage()]
+    assert len(warnings) == 1 and "(MAX_NODE 1000): does it read that INFO key?" in warnings[0]
+    player.close()
