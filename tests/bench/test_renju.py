@@ -8,7 +8,7 @@ from pathlib import Path
 
 from boardgame_envs.bench import renju as renju_bench
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = ["--repeat", "2", "--seconds", "0.3"]
 
 
