@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from baseline_scripts import load_baseline
 from boardgame_envs import gomoku_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer
 from boardgame_envs.alphazero.checkpoint import save_checkpoint
@@ -15,9 +16,7 @@ from boardgame_envs.games.mnk import MNKGame
 
 @pytest.fixture(scope="module")
 def script():
-    import first_seat_vs_solver
-
-    return first_seat_vs_solver
+    return load_baseline("first_seat_vs_solver")
 
 
 def test_judge_on_positions_worked_by_hand(script):

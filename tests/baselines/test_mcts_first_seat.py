@@ -7,15 +7,14 @@ import functools
 import pytest
 
 from ascii_boards import env_from
+from baseline_scripts import load_baseline
 from boardgame_envs import gomoku_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkPolicy
 
 
 @pytest.fixture(scope="module")
 def script():
-    import mcts_first_seat
-
-    return mcts_first_seat
+    return load_baseline("mcts_first_seat")
 
 
 @pytest.fixture(scope="module")

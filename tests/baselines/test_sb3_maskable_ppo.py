@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from baseline_scripts import load_baseline
+
 pytest.importorskip("sb3_contrib")
 
 
 @pytest.fixture(scope="module")
 def script():
-    import sb3_maskable_ppo
-
-    return sb3_maskable_ppo
+    return load_baseline("sb3_maskable_ppo")
 
 
 def test_random_opening_hands_over_a_live_position_with_the_learner_to_move(script):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from ascii_boards import parse, state_from
+from baseline_scripts import load_baseline
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.solver import Solver
@@ -15,9 +16,7 @@ from games.memo_solver import MemoSolver
 
 @pytest.fixture(scope="module")
 def solve_mnk():
-    import solve_mnk
-
-    return solve_mnk
+    return load_baseline("solve_mnk")
 
 
 @pytest.mark.parametrize(("size", "k", "value"), [(3, 3, 0), (4, 3, 1), (4, 4, 0)])

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from balanced_openings import candidates, canonical  # baselines/balanced_openings.py
+from baseline_scripts import load_baseline
 from boardgame_envs import gomoku_v0, openings
 from boardgame_envs.games.notation import parse_point
 from boardgame_envs.openings import Opening, OpeningError
+
+balanced_openings = load_baseline("balanced_openings")
+candidates, canonical = balanced_openings.candidates, balanced_openings.canonical
 
 
 def test_rif26_is_every_3_stone_renju_opening_once():
