@@ -27,8 +27,9 @@ flag a moment after it prints a move, and a command read then is lost; its argum
 then read as a command: ``ERROR Unknown command: 10,3``): the first line after a move
 answer waits until ``settle_ms`` have passed since that answer, and an ``ERROR`` that
 echoes our own arguments is a glitch, not a fault: the lost command is sent again once
-(or, for a lost ``INFO``, the answer still awaited). :attr:`GomocupEngine.glitches`
-counts the glitches recovered.
+(or, for a lost ``INFO``, the answer still awaited), as is a ``RESTART`` or ``TAKEBACK``
+sent in that window and met by :data:`LOST_S` of silence (a late ``OK`` of the first
+copy is then skipped). :attr:`GomocupEngine.glitches` counts the glitches recovered.
 
 The subprocess ends on :meth:`GomocupEngine.close`, when the engine is garbage-collected,
 and at interpreter exit (:mod:`boardgame_envs.gomocup.process`).
@@ -66,7 +67,7 @@ __all__ = [
 MAX_TAKEBACK = 2  # an undo further back than this is sent as a new BOARD
 SETTLE_MS = 2.0  # the default pause between a move answer and the next command (see the module docstring)
 QUIET_S = 0.05  # after a glitch: how long the engine must stay silent before we send again
-LOST_S = 0.5  # RESTART or TAKEBACK sent just after a move answer, unanswered this long: lost, sent again
+LOST_S = 1.0  # RESTART or TAKEBACK sent just after a move answer, unanswered this long: lost, sent again
 _ABOUT_FIELD = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
 
 
@@ -131,6 +132,7 @@ class GomocupEngine:
         self._history: list[int] | None = None  # the moves of the position the engine holds, in order
         self._used_ms = 0.0  # the engine's thinking time in this game
         self._answered_at: float | None = None  # when the last move answer came; the next line waits to settle
+        self._late_oks = 0  # OKs owed by commands sent twice, which must not be read as a move
         self._exposed: list[str] = []  # lines sent since then, which the engine may have lost
 
     @classmethod
@@ -180,8 +182,13 @@ class GomocupEngine:
         started = time.perf_counter()
         for line in commands:
             self._send(line)
-        answer = self._recovered(commands, self._process.answer(commands[0], (limit_ms + self.tolerance_ms) / 1000),
-                                 (limit_ms + self.tolerance_ms) / 1000)  # fmt: skip
+        timeout_s = (limit_ms + self.tolerance_ms) / 1000
+        answer = self._process.answer(commands[0], timeout_s)
+        while self._late_oks and answer.upper() == "OK":  # the first copy of a command we sent twice
+            self._late_oks -= 1
+            answer = self._process.answer(commands[0], timeout_s)
+        self._late_oks = 0
+        answer = self._recovered(commands, answer, timeout_s)
         self._answered_at, self._exposed = time.monotonic(), []
         spent_ms = (time.perf_counter() - started) * 1000
         self._used_ms += spent_ms
@@ -315,6 +322,7 @@ class GomocupEngine:
                 self._exposed = []
                 self._send(command)
                 answer = self._process.answer(command, timeout_s)
+                self._late_oks += 1  # if the first was only slow, its OK is still to come
         else:
             answer = self._process.answer(command, timeout_s)
         answer = self._recovered([command], answer, timeout_s)

@@ -18,7 +18,8 @@ MODE says otherwise:
 * ``race MS``: like Rapfi, drops the first command word read within MS ms after its move
   answer and then reads the argument as a command (``ERROR Unknown command: 10,3``);
 * ``stubborn``: ignores SIGTERM and ``END`` and never answers a move (SIGKILL ends it);
-* ``escape``: its ``ABOUT`` name and its ``MESSAGE`` lines hold terminal escape sequences.
+* ``escape``: its ``ABOUT`` name and its ``MESSAGE`` lines hold terminal escape sequences;
+* ``lazyrestart SECONDS``: waits that long before it answers ``RESTART``.
 
 With ``FAKE_PBRAIN_PIDS`` set to a folder, it writes an empty file named after its pid
 there; with ``FAKE_PBRAIN_CHILD=1`` it first starts ``sleep 300`` (inheriting its pipes,
@@ -147,6 +148,8 @@ for command, argument, line in lines():
             stones.clear()
             say("OK")
     elif command == "RESTART":
+        if mode == "lazyrestart":
+            time.sleep(float(arg))
         stones.clear()
         moves_made = 0
         say("UNKNOWN RESTART" if mode == "norestart" else "OK")

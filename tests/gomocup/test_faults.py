@@ -129,6 +129,19 @@ def test_a_lost_restart_is_sent_again(tmp_path):
     assert none_left(tmp_path)
 
 
+def test_a_slow_restart_sent_twice_leaves_no_stray_ok(tmp_path):
+    # RESTART just after a move, silent for 1.2 s: taken as lost and sent again; the first
+    # copy's late OK must not be read as the next move.
+    player = engine(launcher(tmp_path, "lazyrestart", "1.2"), settle_ms=0, turn_time_ms=5000)
+    env = after_one_move()
+    env.step(player.act(env))
+    fresh = gomoku_v0.raw_env(board_size=9, rule="freestyle")
+    fresh.reset()
+    assert player.act(fresh) == 0  # RESTART (twice), then BEGIN: the first empty point
+    assert player.glitches == 1 and player.transcript.count("> RESTART") == 2
+    player.close()
+
+
 def test_options_become_info_lines(tmp_path):
     path = launcher(tmp_path, "good")
     player = make_policy(f"pbrain:{path}:nodes=1000,depth=8,threads=1,info.caution_factor=2,info.PONDER=0")
