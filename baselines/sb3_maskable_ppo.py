@@ -23,7 +23,7 @@ game-theoretic value.
         --opening 0 --stages random=0.5,mcts=0.5 --eval random,mcts --games 50 \\
         --out baselines/results/sb3_maskable_ppo_gomoku9.md
 
-Three defaults matter on tic-tac-toe, and the results files show why:
+Three defaults matter on tic-tac-toe, and the results file shows why:
 
 * Exploring starts (``--opening 2``). Against an exact opponent the learner
   sees few positions, and a position it never meets there can still be
@@ -44,8 +44,9 @@ Three defaults matter on tic-tac-toe, and the results files show why:
 Everything is seeded and training is measured in steps (not wall time), and
 the wall time is reported. A seed repeats its run on the same machine and
 install; on another day's machine two reruns gave different tables (see
-baselines/results/sb3_maskable_ppo_tictactoe_seeds.md), so judge settings by
-several seeds. See baselines/results/sb3_maskable_ppo_*.md for what it reaches.
+baselines/results/sb3_maskable_ppo_tictactoe.md, section "Seeds before exploring
+starts"), so judge settings by several seeds. See baselines/results/sb3_maskable_ppo_*.md
+(tic-tac-toe and 9x9 gomoku) for what it reaches.
 """
 
 from __future__ import annotations
