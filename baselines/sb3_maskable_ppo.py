@@ -60,6 +60,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import torch
+from report import command_line, publish  # baselines/report.py, beside this script
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
@@ -68,7 +69,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.arena import match
 from boardgame_envs.envs.single_agent import BoardGameEnv, make_opponent
-from report import command_line, publish  # baselines/report.py, beside this script
+from boardgame_envs.policies.base import game_state_of
 
 
 def opponent_spec(name: str, args: argparse.Namespace) -> Any:
@@ -125,7 +126,7 @@ class NoisyPolicy:
         self.level = noise[0]
 
     def act(self, env: Any) -> int:
-        state = env.unwrapped.game_state
+        state = game_state_of(env)
         if state.num_moves < 2:  # the opponent's first move of a game, in either seat
             self.level = self.rng.uniform(*self.noise)
         if self.rng.random() < self.level:
@@ -192,7 +193,7 @@ class EntropyDecay(BaseCallback):
 
 
 class ModelPolicy:
-    """The trained model as an arena policy: greedy over the legal actions of ``env.agent_selection``."""
+    """The trained model as an arena policy: greedy over the legal actions of the player to move."""
 
     name = "maskable_ppo"
 
@@ -200,10 +201,10 @@ class ModelPolicy:
         self.model = model
         self.encoder = encoder  # borrowed for its observation encoding only
 
-    def act(self, env: Any) -> int:
-        view = env.observe(env.agent_selection)
-        obs = self.encoder._encode(view["observation"])
-        action, _ = self.model.predict(obs, action_masks=view["action_mask"].astype(bool), deterministic=True)
+    def act(self, position: Any) -> int:
+        state = game_state_of(position)  # a state, as the arena hands it (an env is accepted too)
+        obs = self.encoder._encode(state.planes(state.to_move))
+        action, _ = self.model.predict(obs, action_masks=state.legal_mask(), deterministic=True)
         return int(action)
 
 
