@@ -23,7 +23,6 @@ from typing import Any
 from boardgame_envs.bench._openspiel import INSTALL_HINT, import_pyspiel, load_game, speedup
 
 
-
 def openspiel_rate(pyspiel: ModuleType, game: Any, simulations: int, repeat: int, c: float, seed: int = 0) -> float:
     """OpenSpiel ``MCTSBot`` simulations per second from ``game``'s initial state."""
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)

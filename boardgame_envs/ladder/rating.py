@@ -33,6 +33,7 @@ from boardgame_envs.ladder.games import Task, play
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.registry import make_policy, spec_name
 
+
 @dataclass
 class Rating:
     """A policy's place on a ladder: Elo, its 95% interval, and the games against each level.

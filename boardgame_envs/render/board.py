@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, WHITE
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
 from boardgame_envs.games.mnk import GameState, MNKGame
 from boardgame_envs.games.notation import point_name
 
