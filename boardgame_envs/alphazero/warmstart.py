@@ -8,11 +8,11 @@ records its positions: the mover's ``env.observe`` planes and action mask, a
 result for the mover, shrunk by self-play's ``value_decay`` rule.
 
 A deterministic search replays the same game from the same position, so each
-game starts from a random opening of the board's default set
-(:func:`boardgame_envs.openings.default_set`: the 26 RIF openings for 15x15
-renju, none on small boards), then up to ``warm_random_moves`` random moves
-within two points of the stones; positions whose move was random are **not**
-examples. Both sides' policies get their own seeds. A game is fully
+game starts from a random opening of the game's default set
+(:func:`boardgame_envs.openings.default_for`: the 26 RIF openings for 15x15
+renju, none on small boards or in games without opening sets), then up to
+``warm_random_moves`` random moves (on m,n,k boards within two points of the
+stones); positions whose move was random are **not** examples. Both sides' policies get their own seeds. A game is fully
 determined by its :class:`WarmTask`, and :func:`play_warm_games` yields the
 games in task order, so the examples do not depend on the number of workers
 or the backend.
@@ -32,7 +32,7 @@ from boardgame_envs import openings as opening_sets
 from boardgame_envs.alphazero.targets import result_targets
 from boardgame_envs.arena.backends import run_tasks
 from boardgame_envs.games.lines import BLACK, WHITE
-from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies.kernels import candidates
 from boardgame_envs.policies.registry import make_policy
 
@@ -63,10 +63,10 @@ class WarmGame:
     winner: int  # BLACK, WHITE, or EMPTY for a draw
 
 
-def warm_tasks(env_fn: Callable[[], Any], game: MNKGame, spec: str, games: int, random_moves: int,
+def warm_tasks(env_fn: Callable[[], Any], game: Any, spec: str, games: int, random_moves: int,
                rng: np.random.Generator) -> list[WarmTask]:  # fmt: skip
-    """``games`` tasks: for each a seed, an opening of the board's default set, a number of random moves."""
-    name = opening_sets.default_set(game.size, game.win_length, game.rule)
+    """``games`` tasks: for each a seed, an opening of the game's default set, a number of random moves."""
+    name = opening_sets.default_for(game)
     chosen = opening_sets.load(name) if name is not None else []
     tasks = []
     for _ in range(games):
@@ -86,12 +86,16 @@ def play_warm_game(task: WarmTask) -> WarmGame:
     state = env.unwrapped.game_state
     game = state.game
     near = np.empty(game.num_actions, dtype=np.int64)
+    mnk = kernels_of(game, "mnk") is not None
     for _ in range(task.random_moves):
         if state.terminal:
             break
-        count = candidates(state.board, game.size, RANDOM_RADIUS, near)
-        points = near[:count][state.legal_mask()[near[:count]]]
-        env.step(int(rng.choice(points if len(points) else state.legal_actions())))
+        points = state.legal_actions()
+        if mnk:  # near the stones: a random point far from them teaches nothing
+            count = candidates(state.board, game.size, RANDOM_RADIUS, near)
+            close = near[:count][state.legal_mask()[near[:count]]]
+            points = close if len(close) else points
+        env.step(int(rng.choice(points)))
     rows: list[tuple[np.ndarray, np.ndarray, int, int, int]] = []
     while not state.terminal:
         obs = env.observe(env.agent_selection)
