@@ -1,7 +1,9 @@
 """Argument pieces the subcommands of ``boardgame-envs`` share: the game and its size, policy specs.
 
 Choices, defaults and help come from the game catalog and the policy registry, so a
-new game or policy kind shows up in every subcommand at once.
+new game or policy kind shows up in the subcommands that use them at once. ``ladder``
+and ``rate`` write their own game argument (``ladder/cli.py``): it also takes a
+ladder's name (``gomoku9``) and picks among the game's ladders.
 """
 
 from __future__ import annotations

@@ -50,8 +50,9 @@ and the game ends; the offender's info holds ``illegal_action=True`` and the
 for an agent still playing) raises ``ActionOutOfBoundsError``, which is both
 PettingZoo's ``AssertionError`` and a ``ValueError``, naming the legal points.
 
-Version history: v0, first release; the default ``rule`` became ``"renju"`` in 0.2
-(it was ``"freestyle"``), the same default as everywhere else in the package.
+Version history: v0, first release; during 0.1.0 the default ``rule`` became
+``"renju"`` (it was ``"freestyle"``), the catalog's default for gomoku, which
+``demo``, ``arena``, ``play``, ``ladder`` and ``rate`` share.
 """
 
 from __future__ import annotations
