@@ -34,6 +34,8 @@ from boardgame_envs.games.mnk import (
     GameState,
     IllegalMoveError,
     MNKGame,
+    fill_observation,
+    fill_observations,
 )
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.openings import as_opening
@@ -41,35 +43,6 @@ from boardgame_envs.openings import as_opening
 RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
 
-
-
-@cached_kernel()
-def _fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_forbidden, live, planes, mask):
-    """Write ``me``'s planes into ``planes`` (n, n, C) and the action mask into ``mask``.
-
-    Both arrays arrive zeroed. ``mask`` stays zero unless ``live`` (it is
-    ``me``'s turn in a game still going); ``mask_forbidden`` removes the
-    renju-forbidden points from it (black to move under renju).
-    """
-    opp = opponent(me)
-    channels = planes.shape[2]
-    for a in range(n * n):
-        r = a // n
-        c = a - r * n
-        v = board[a]
-        if v == me:
-            planes[r, c, PLANE_OWN] = 1
-        elif v == opp:
-            planes[r, c, PLANE_OPPONENT] = 1
-        elif live and not (mask_forbidden and forbidden[a]):
-            mask[a] = 1
-        if channels > PLANE_BLACK_TO_MOVE:
-            if black_to_move:
-                planes[r, c, PLANE_BLACK_TO_MOVE] = 1
-            if channels > PLANE_FORBIDDEN and forbidden[a]:
-                planes[r, c, PLANE_FORBIDDEN] = 1
-    if channels > PLANE_LAST_MOVE and last_move >= 0:
-        planes[last_move // n, last_move % n, PLANE_LAST_MOVE] = 1
 
 
 @cached_kernel()
@@ -82,16 +55,6 @@ def _mark_forbidden(forbidden, planes, mask, black_to_move):
             planes[r, a - r * n, PLANE_FORBIDDEN] = 1
             if black_to_move:
                 mask[a] = 0
-
-
-@cached_kernel()
-def _fill_observations(boards, n, to_move, last_moves, forbidden, renju, planes):
-    """:func:`_fill_observation` for a batch of positions, each seen by its player to move."""
-    mask = np.zeros(n * n, dtype=np.int8)
-    for b in range(boards.shape[0]):
-        black_to_move = to_move[b] == BLACK
-        _fill_observation(boards[b], n, to_move[b], last_moves[b], black_to_move, forbidden[b],
-                          renju and black_to_move, False, planes[b], mask)  # fmt: skip
 
 
 class BoardEnv(GameEnv):
@@ -264,7 +227,7 @@ class BoardEnv(GameEnv):
         """
         n = self.game.size
         planes = np.zeros((len(boards), n, n, self._num_planes), dtype=np.int8)
-        _fill_observations(
+        fill_observations(
             np.ascontiguousarray(boards, dtype=np.int8), n, np.asarray(to_move, dtype=np.int64),
             np.asarray(last_moves, dtype=np.int64), np.asarray(forbidden, dtype=np.bool_),
             self.game.is_renju, planes,
@@ -278,7 +241,7 @@ class BoardEnv(GameEnv):
         renju = self._renju
         forbidden = state.forbidden() if renju else self._no_forbidden
         black_to_move = state.to_move == BLACK
-        _fill_observation(
+        fill_observation(
             state.board, n, color, state.last_move, black_to_move, forbidden,
             renju and black_to_move, live and not state.terminal, planes, mask,
         )  # fmt: skip

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boardgame_envs.games.compile_notice import compile_notice
-from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, win_code, wins_at
+from boardgame_envs.games.kernel_cache import cached_kernel
+from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent, win_code, wins_at
 from boardgame_envs.games.notation import parse_point, point_name
 from boardgame_envs.games.protocol import IllegalMoveError
 
@@ -45,6 +46,47 @@ PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN
 R_N, R_K, R_EXACT_BLACK, R_EXACT_WHITE, R_RENJU = range(5)
 RULES_SIZE = 5
 MARKS = {"stones": ("black", "white"), "crosses": ("X", "O")}
+
+
+# The family's one encoder of a position into planes: GameState.planes and the AEC env use it (the
+# batched engine's writers in vector/kernels.py are its twins, compared cell by cell in the tests).
+@cached_kernel()
+def fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_forbidden, live, planes, mask):
+    """Write ``me``'s planes into ``planes`` (n, n, C) and the action mask into ``mask``.
+
+    Both arrays arrive zeroed. ``mask`` stays zero unless ``live`` (it is
+    ``me``'s turn in a game still going); ``mask_forbidden`` removes the
+    renju-forbidden points from it (black to move under renju).
+    """
+    opp = opponent(me)
+    channels = planes.shape[2]
+    for a in range(n * n):
+        r = a // n
+        c = a - r * n
+        v = board[a]
+        if v == me:
+            planes[r, c, PLANE_OWN] = 1
+        elif v == opp:
+            planes[r, c, PLANE_OPPONENT] = 1
+        elif live and not (mask_forbidden and forbidden[a]):
+            mask[a] = 1
+        if channels > PLANE_BLACK_TO_MOVE:
+            if black_to_move:
+                planes[r, c, PLANE_BLACK_TO_MOVE] = 1
+            if channels > PLANE_FORBIDDEN and forbidden[a]:
+                planes[r, c, PLANE_FORBIDDEN] = 1
+    if channels > PLANE_LAST_MOVE and last_move >= 0:
+        planes[last_move // n, last_move % n, PLANE_LAST_MOVE] = 1
+
+
+@cached_kernel()
+def fill_observations(boards, n, to_move, last_moves, forbidden, renju, planes):
+    """:func:`fill_observation` for a batch of positions, each seen by its player to move."""
+    mask = np.zeros(n * n, dtype=np.int8)
+    for b in range(boards.shape[0]):
+        black_to_move = to_move[b] == BLACK
+        fill_observation(boards[b], n, to_move[b], last_moves[b], black_to_move, forbidden[b],
+                          renju and black_to_move, False, planes[b], mask)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -295,17 +337,12 @@ class GameState:
 
     def planes(self, viewer: int) -> np.ndarray:
         """The observation planes ``(n, n, num_planes)`` int8 as ``viewer`` sees them (the env's layout)."""
-        n = self.game.size
-        board = self.board.reshape(n, n)
-        out = np.zeros((n, n, self.game.num_planes), dtype=np.int8)
-        out[:, :, PLANE_OWN] = board == viewer
-        out[:, :, PLANE_OPPONENT] = board == BLACK + WHITE - viewer
-        if self.game.num_planes > PLANE_LAST_MOVE:
-            if self.last_move >= 0:
-                out[self.last_move // n, self.last_move % n, PLANE_LAST_MOVE] = 1
-            out[:, :, PLANE_BLACK_TO_MOVE] = self.to_move == BLACK
-        if self.game.num_planes > PLANE_FORBIDDEN:
-            out[:, :, PLANE_FORBIDDEN] = self.forbidden().reshape(n, n)
+        game = self.game
+        n = game.size
+        out = np.zeros((n, n, game.num_planes), dtype=np.int8)
+        forbidden = self.forbidden()  # all False unless renju
+        fill_observation(self.board, n, viewer, self.last_move, self.to_move == BLACK, forbidden, False, False,
+                         out, np.zeros(game.num_actions, dtype=np.int8))  # fmt: skip
         return out
 
     def returns(self) -> tuple[float, float]:
