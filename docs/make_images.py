@@ -81,8 +81,8 @@ def main() -> None:
 
     gui = PlayWindow(functools.partial(gomoku_v0.raw_env, 15, 5, "renju"), make_policy(BOARD_PLAYERS[1], seed=1))
     try:
-        gui.moves = list(shown)
-        gui.env = gui._replay()
+        for action in shown:  # the session plays both sides here: the picture shows a position, not a game
+            gui.session.play(action)
         # The mouse over the first point (reading order) after the last stone where black may play.
         gui.hover = next((a for a in range(shown[-1], GAME.num_actions) if gui.state.illegal_reason(a) is None), None)
         gui.draw()
