@@ -166,7 +166,43 @@ def _expand(rules, tree_i, tree_f, sizes, leaf_node, leaf_board, leaf_color, lea
         _backup(tree_i[b], tree_f[b], node, values[b])
 
 
-class PUCTForest:
+class LockstepSearch:
+    """The simulation loop of a forest of PUCT trees, searched in lockstep: :class:`PUCTForest` and
+    :class:`~boardgame_envs.policies.puct_protocol.ProtocolForest` share it. A forest supplies
+    ``select()``, ``expand(priors, values)``, ``add_root_noise(rng, alpha, fraction)``, ``batch`` and ``game``."""
+
+    def search(
+        self,
+        simulations: int,
+        evaluate: BatchEvaluator,
+        rng: np.random.Generator | None = None,
+        noise: tuple[float, float] | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        """Run ``simulations`` simulations in every tree (roots set with :meth:`set_roots`), or fewer
+        when ``time.perf_counter()`` passes ``deadline``.
+
+        ``evaluate(forest, leaves)`` gets the indices of the trees whose leaf
+        awaits an evaluation (their positions are in ``leaf_board``,
+        ``leaf_color``, ``leaf_last``, ``leaf_legal``, ``leaf_forbidden``) and
+        returns ``(priors (len(leaves), n*n), values (len(leaves),))``. The
+        first round only expands the roots, so it is not counted; ``noise``
+        ``(alpha, fraction)`` is then mixed into the root priors (``rng`` draws it).
+        """
+        priors = np.zeros((self.batch, self.game.num_actions))
+        values = np.zeros(self.batch)
+        for i in range(simulations + 1):
+            leaves = self.select()
+            if leaves.size:
+                priors[leaves], values[leaves] = evaluate(self, leaves)
+                self.expand(priors, values)
+            if i == 0 and noise is not None:
+                self.add_root_noise(rng if rng is not None else np.random.default_rng(), *noise)
+            if deadline is not None and i > 0 and time.perf_counter() >= deadline:
+                break
+
+
+class PUCTForest(LockstepSearch):
     """One PUCT tree per game, searched in lockstep with batched leaf evaluation.
 
     Usage: set the roots, then :meth:`search` with a batch evaluator, then
@@ -242,36 +278,6 @@ class PUCTForest:
         _expand(self.rules, self.tree_i, self.tree_f, self.sizes, self.leaf_node, self.leaf_board,
                 self.leaf_color, self.leaf_legal, self.pending, priors, values)  # fmt: skip
         self.pending[:] = False
-
-    def search(
-        self,
-        simulations: int,
-        evaluate: BatchEvaluator,
-        rng: np.random.Generator | None = None,
-        noise: tuple[float, float] | None = None,
-        deadline: float | None = None,
-    ) -> None:
-        """Run ``simulations`` simulations in every tree (roots set with :meth:`set_roots`), or fewer
-        when ``time.perf_counter()`` passes ``deadline``.
-
-        ``evaluate(forest, leaves)`` gets the indices of the trees whose leaf
-        awaits an evaluation (their positions are in ``leaf_board``,
-        ``leaf_color``, ``leaf_last``, ``leaf_legal``, ``leaf_forbidden``) and
-        returns ``(priors (len(leaves), n*n), values (len(leaves),))``. The
-        first round only expands the roots, so it is not counted; ``noise``
-        ``(alpha, fraction)`` is then mixed into the root priors (``rng`` draws it).
-        """
-        priors = np.zeros(self.leaf_legal.shape)
-        values = np.zeros(self.batch)
-        for i in range(simulations + 1):
-            leaves = self.select()
-            if leaves.size:
-                priors[leaves], values[leaves] = evaluate(self, leaves)
-                self.expand(priors, values)
-            if i == 0 and noise is not None:
-                self.add_root_noise(rng if rng is not None else np.random.default_rng(), *noise)
-            if deadline is not None and i > 0 and time.perf_counter() >= deadline:
-                break
 
     def add_root_noise(self, rng: np.random.Generator, alpha: float, fraction: float) -> None:
         """Mix ``Dirichlet(alpha)`` noise into the priors of every expanded root."""

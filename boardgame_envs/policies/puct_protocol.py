@@ -13,12 +13,12 @@ m,n,k family and this one for every other game.
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
 
 from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.policies.puct import LockstepSearch, PUCTForest
 
 
 class _Node:
@@ -34,7 +34,7 @@ class _Node:
         self.expanded = False
 
 
-class ProtocolForest:
+class ProtocolForest(LockstepSearch):
     """One PUCT tree per game over protocol states, searched in lockstep with batched leaf evaluation."""
 
     def __init__(self, batch: int, game: Any, capacity: int = 0, c_puct: float = 1.5) -> None:
@@ -118,21 +118,6 @@ class ProtocolForest:
             self._backup(path, float(values[b]))
         self.pending[:] = False
 
-    def search(self, simulations: int, evaluate: Any, rng: np.random.Generator | None = None,
-               noise: tuple[float, float] | None = None, deadline: float | None = None) -> None:  # fmt: skip
-        """Run ``simulations`` simulations in every tree, as :meth:`PUCTForest.search` does."""
-        priors = np.zeros((self.batch, self.game.num_actions))
-        values = np.zeros(self.batch)
-        for i in range(simulations + 1):
-            leaves = self.select()
-            if leaves.size:
-                priors[leaves], values[leaves] = evaluate(self, leaves)
-                self.expand(priors, values)
-            if i == 0 and noise is not None:
-                self.add_root_noise(rng if rng is not None else np.random.default_rng(), *noise)
-            if deadline is not None and i > 0 and time.perf_counter() >= deadline:
-                break
-
     def add_root_noise(self, rng: np.random.Generator, alpha: float, fraction: float) -> None:
         """Mix ``Dirichlet(alpha)`` noise into the priors of every expanded root."""
         for root in self.roots:
@@ -158,7 +143,5 @@ class ProtocolForest:
 def make_forest(batch: int, game: Any, capacity: int, c_puct: float = 1.5) -> Any:
     """The PUCT forest for ``game``: the numba one for the m,n,k family, :class:`ProtocolForest` otherwise."""
     if kernels_of(game, "mnk") is not None:
-        from boardgame_envs.policies.puct import PUCTForest
-
         return PUCTForest(batch, game, capacity, c_puct)
     return ProtocolForest(batch, game, capacity, c_puct)
