@@ -53,30 +53,38 @@ def drop_stale_cache(dispatcher: Any, depends_on: Iterable[ModuleType | Path]) -
     ``dispatcher`` is any ``@njit(cache=True)`` function of the module; every
     cached kernel of that module goes, since any may have compiled in the old code.
     """
-    directory = cache_dir(dispatcher)
+    files = [m if isinstance(m, Path) else Path(m.__file__) for m in depends_on]
+    return _check(_stamp_of(dispatcher), files, _digest(files))
+
+
+def _stamp_of(dispatcher: Any) -> Path:
+    """The file beside a module's numba cache that holds the digest of what its kernels compiled in."""
     stem = Path(dispatcher.py_func.__code__.co_filename).stem
-    stamp = directory / f"{stem}.depends.sha256"
-    digest = _digest(depends_on)
+    return cache_dir(dispatcher) / f"{stem}.depends.sha256"
+
+
+def _check(stamp: Path, files: list[Path], digest: str) -> bool:
+    """Drop the cache files beside ``stamp`` unless it holds ``digest``; then record the digest and ``files``."""
     try:
-        if stamp.read_text() == digest:
+        if stamp.read_text().split("\n", 1)[0] == digest:
             return False
     except OSError:
         pass  # no stamp yet: caches written before it are of unknown age
+    stem = stamp.name.removesuffix(".depends.sha256")
     dropped = False
     for pattern in (f"{stem}.*.nbi", f"{stem}.*.nbc"):
-        for path in directory.glob(pattern):
+        for path in stamp.parent.glob(pattern):
             try:
                 path.unlink()
                 dropped = True
             except OSError:
                 pass  # another process got there first, or the directory is read-only
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(digest)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text("\n".join([digest, *map(str, files)]) + "\n")
     except OSError:
         pass  # an unwritable cache directory: numba will not cache there either
     return dropped
-
 
 def _module_of(name: str, package: str) -> str | None:
     """``name`` if it is a module of ``package``, its parent for ``module.attribute``, or None."""
@@ -156,17 +164,31 @@ def cached_kernel(*signature: Any, **options: Any) -> Callable[[Callable], Any]:
         module = func.__module__
         if module not in _checked and module != "__main__":
             _checked.add(module)
-            _guard(func, dependencies(module))
+            _guard(func, module)
         return njit(*signature, cache=True, **options)(func)
 
     return decorate
 
 
-def _guard(func: Callable, modules: list[Path]) -> bool:
-    """:func:`drop_stale_cache` for the module of plain function ``func``, before any of its kernels exists."""
+def _guard(func: Callable, module: str) -> bool:
+    """The stale-cache check of ``module`` (``func``'s), before any of its kernels is compiled or loaded.
 
-    class _Probe:  # the two attributes drop_stale_cache reads of a dispatcher
+    The stamp lists the files whose digest it holds. While none of them has
+    changed, neither have the imports that chose them (they are in those files),
+    so the check reads and hashes them and needs no parsing; only a changed file
+    sends it through :func:`dependencies` again.
+    """
+
+    class _Probe:  # the two attributes a stamp's path is read from
         py_func = func
         _cache = None
 
-    return drop_stale_cache(_Probe, modules)
+    stamp = _stamp_of(_Probe)
+    try:
+        digest, *listed = stamp.read_text().splitlines()
+        if listed and _digest(map(Path, listed)) == digest:
+            return False
+    except (OSError, ValueError):
+        pass  # no stamp, an old one without its files, or a listed file gone
+    files = dependencies(module)
+    return _check(stamp, files, _digest(files))
