@@ -229,8 +229,8 @@ def alphabeta_scores(state: Any, depth: int, nodes: int | None) -> tuple[np.ndar
             break
         best_scores, reached = scores, d
         moves.sort(key=lambda a: -scores[a])  # the best first in the next iteration
-        if scores.max() >= WIN_SCORE - d or scores.max() <= -(WIN_SCORE - d) and (scores > -np.inf).all():
-            break  # decided
+        if abs(scores.max()) >= WIN_SCORE - d:
+            break  # decided: a move wins, or every legal move loses (illegal ones are -inf), within the horizon
     return best_scores, reached
 
 

@@ -96,3 +96,13 @@ def test_stronger_budgets_beat_weaker_ones():
 
     assert score("greedy", "random") >= 5 / 6
     assert score("mcts:simulations=500", "greedy") >= 4 / 6
+
+
+def test_alphabeta_stops_deepening_once_every_move_is_lost():
+    """O to move with a full column, facing two threats it cannot both stop: every legal move is a proven loss."""
+    # Column g is full; X holds b1 c1 d1 with a1 and e1 both open.
+    state = played("g g g g g g b f c f d")
+    assert not state.legal_mask()[6] and not state.terminal and state.to_move == 2
+    scores, depth = alphabeta_scores(state, 8, None)
+    legal = scores[state.legal_mask()]
+    assert (legal <= -(WIN_SCORE - 2)).all() and depth == 2
