@@ -15,9 +15,14 @@ module, an env module, and its line in :mod:`boardgame_envs.games.catalog`.
 Players are numbered 1 (the first player) and 2; 0 is nobody (``winner`` of
 a draw or of a game still going).
 
-A family of games may also offer numba kernels over flat arrays for the hot
-paths (the m,n,k family's batched engine, PUCT and alpha-beta use them);
-:func:`kernels_of` returns them or None, and callers fall back to the protocol.
+A family of games may also have numba kernels over flat arrays for the hot
+paths (the m,n,k family's batched engine, PUCT and alpha-beta); a game names
+its family in ``game.family``, :func:`kernels_of` says whether a family's
+kernels apply, and callers fall back to the protocol otherwise. The kernels
+are not objects handed to a generic numba search: numba compiles a function
+per kernel it is passed, and such compilations do not load from its on-disk
+cache (measured: every new process compiled again), so each family keeps its
+own fast paths and every other game gets the protocol's searches.
 """
 
 from __future__ import annotations
@@ -116,7 +121,7 @@ class State(Protocol):
 
 
 def kernels_of(game: Any, family: str) -> Any:
-    """``game``'s kernels if it belongs to ``family`` (e.g. ``"mnk"``), else None.
+    """``game`` if it belongs to ``family`` (e.g. ``"mnk"``), whose numba kernels then apply to it, else None.
 
     Search code with a numba fast path for a family asks this first and falls
     back to the protocol (clone/play) for every other game.
