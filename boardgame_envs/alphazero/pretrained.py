@@ -35,10 +35,10 @@ class Pretrained:
     """One shipped network: its game, how it was trained, how strong it is."""
 
     name: str
-    game: str  # "tictactoe" or "gomoku"
-    rule: str
-    board_size: int
-    win_length: int
+    game: str  # the catalog's name: "tictactoe", "gomoku", "connect_four"
+    rule: str | None  # the m,n,k parameters; None for a game that has none (connect four)
+    board_size: int | None
+    win_length: int | None
     simulations: int  # PUCT simulations a move it plays with unless told otherwise
     command: str  # the training command that made it
     date: str  # when it was trained (UTC)
@@ -84,6 +84,17 @@ PRETRAINED: dict[str, Pretrained] = {
             "ladder +2329 (95% +2258..+2400) in 96 games, level with renju/11 (greedy); at 400 simulations "
             "(baselines/results/alphazero_renju.md)",
             ladder_rating=LadderRating("renju", 2329, 2258, 2400, 96),
+        ),
+        Pretrained(
+            name="connect-four", game="connect_four", rule=None, board_size=None, win_length=None, simulations=200,
+            command="boardgame-envs train connect_four --minutes 50 --seed 0 --eval-every 0 --out runs/c4, then "
+            "the same with --minutes 40 --backend ray --workers 2 (resumed; the defaults of the catalog: a 3x32 "
+            "network, 100 simulations, pure self-play from random weights; 249 iterations, 16,354 games)",
+            date="2026-11-26",
+            rating="182 wins, 6 draws, 12 losses (score 0.925) against mcts (2,000 simulations) in 200 games, seats "
+            "alternated; connect_four ladder +1255 (95% +1185..+1326) in 100 games, level with connect_four/7 "
+            "(alphabeta:nodes=16000); at 200 simulations (baselines/results/alphazero_connect_four.md)",
+            ladder_rating=LadderRating("connect_four", 1255, 1185, 1326, 100),
         ),
     )
 }

@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from boardgame_envs import gomoku_v0, tictactoe_v0
+from boardgame_envs import tictactoe_v0
 from boardgame_envs.alphazero import PRETRAINED, NetworkPolicy
 from boardgame_envs.alphazero.pretrained import UnknownPretrainedError
 from boardgame_envs.arena import match
+from boardgame_envs.envs.factory import make_env
+from boardgame_envs.games.catalog import game_info
 from boardgame_envs.policies.registry import make_policy
 
 
 def env_of(entry):
-    if entry.game == "tictactoe":
-        return tictactoe_v0.env()
-    return gomoku_v0.env(board_size=entry.board_size, win_length=entry.win_length, rule=entry.rule)
+    return make_env(entry.game, entry.board_size, entry.win_length, entry.rule)
 
 
 @pytest.mark.parametrize("name", sorted(PRETRAINED))
@@ -24,7 +24,7 @@ def test_loads_and_plays_legal_moves(name):
     entry = PRETRAINED[name]
     policy = make_policy(f"pretrained:{name}:simulations=16", seed=0)
     assert isinstance(policy, NetworkPolicy) and policy.simulations == 16
-    assert (policy.game.size, policy.game.win_length, policy.game.rule) == (entry.board_size, entry.win_length, entry.rule)
+    assert policy.game == game_info(entry.game).game(entry.board_size, entry.win_length, entry.rule)
     env = env_of(entry)
     env.reset(seed=0)
     for ply in range(12):
@@ -37,7 +37,7 @@ def test_loads_and_plays_legal_moves(name):
 
 
 def test_the_shipped_set_and_its_size():
-    assert {"tictactoe", "gomoku-8x8", "renju-15x15"} <= set(PRETRAINED)
+    assert {"tictactoe", "gomoku-8x8", "renju-15x15", "connect-four"} <= set(PRETRAINED)
     assert sum(entry.path.stat().st_size for entry in PRETRAINED.values()) <= 10 * 2**20
     # The weights go into the wheel as package data.
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
@@ -74,8 +74,7 @@ def test_each_network_is_rated_on_its_own_games_ladder(name):
     rating = entry.ladder_rating
     assert rating is not None, f"{name} has no ladder rating"
     ladder = LADDERS[rating.ladder]
-    game = "tictactoe" if entry.game == "tictactoe" else "gomoku"
-    assert ladder is ladder_for(game, entry.rule, entry.board_size) and entry.win_length in (3, 5)
+    assert ladder is ladder_for(entry.game, entry.rule, entry.board_size) and entry.win_length in (3, 5, None)
     assert rating.low < rating.elo < rating.high and rating.games >= 2
     assert f"{rating.elo:+.0f}" in entry.rating  # the prose says the same
 
