@@ -53,7 +53,7 @@ def env(render_mode: str | None = None) -> OrderEnforcingWrapper:
 class raw_env(GameEnv):  # noqa: N801 (PettingZoo's module convention)
     """Connect four without wrappers; illegal moves raise ``IllegalMoveError``."""
 
-    metadata = {**GameEnv.metadata, "name": "connect_four_v0", "render_modes": ["ansi", "rgb_array", "human"]}
+    metadata = {**GameEnv.metadata, "name": "connect_four_v0"}
 
     def __init__(self, render_mode: str | None = None) -> None:
         EzPickle.__init__(self, render_mode=render_mode)

@@ -77,7 +77,7 @@ class GameEnv(AECEnv, EzPickle):
 
     metadata: dict[str, Any] = {
         "name": "game_v0",
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array", "human"],  # text, render/cells.py's picture, a pygame window
         "is_parallelizable": False,
         "render_fps": 2,
     }
