@@ -267,11 +267,12 @@ class GameEnv(AECEnv, EzPickle):
 
     # --------------------------------------------------------------- outputs
     def render(self) -> Any:
-        """``"ansi"``: the board as text; ``"rgb_array"``: a picture of the cells; ``"human"``: it in a pygame window."""
+        """``"ansi"``: the board as text; ``"rgb_array"``: a picture of the cells; ``"human"``: it in a window."""
         if self.render_mode is None:
             from gymnasium import logger
 
-            logger.warn("render() called without a render_mode; pass one of " + ", ".join(self.metadata["render_modes"]))
+            modes = ", ".join(self.metadata["render_modes"])
+            logger.warn(f"render() called without a render_mode; pass one of {modes}")
             return None
         if self.render_mode == "ansi":
             return render_text(self.game_state)

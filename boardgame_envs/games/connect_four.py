@@ -253,7 +253,7 @@ class ConnectFourState:
             self.terminal = True
 
     def rollout(self, seed: int) -> int:
-        """The winner (0: a draw) of a uniformly random playout from here, seeded by ``seed``; the state is unchanged."""
+        """The winner (0: a draw) of a uniformly random playout from here, seeded by ``seed``; leaves the state."""
         if self.terminal:
             return self.winner
         return int(random_playout(self.board.copy(), self.heights.copy(), self.to_move, self.num_moves,

@@ -149,7 +149,8 @@ class MNKGame:
 
     def rules_array(self) -> np.ndarray:
         """The rules packed for the kernels: ``[n, k, exact_black, exact_white, renju]`` (indices ``R_*``)."""
-        return np.array([self.size, self.win_length, self.exact(BLACK), self.exact(WHITE), self.is_renju], dtype=np.int64)
+        rules = [self.size, self.win_length, self.exact(BLACK), self.exact(WHITE), self.is_renju]
+        return np.array(rules, dtype=np.int64)
 
     def exact(self, color: int) -> bool:
         """Whether ``color`` needs exactly ``k`` (an overline does not win)."""

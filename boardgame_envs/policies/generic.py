@@ -122,7 +122,7 @@ def _select(node: _Node, c: float, solver: bool) -> _Node:
 
 
 def _prove(path: list[_Node]) -> None:
-    """Propagate proofs up ``path`` (MCTS-Solver): a won child proves its parent lost, all lost children prove it won."""
+    """Propagate proofs up ``path`` (MCTS-Solver): a won child proves its parent lost, all lost children won."""
     for node in reversed(path):
         if node.proof != UNPROVEN or node.state.terminal:
             continue

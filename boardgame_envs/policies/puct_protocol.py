@@ -64,7 +64,7 @@ class ProtocolForest(LockstepSearch):
             self.set_root(b, state)
 
     def select(self) -> np.ndarray:
-        """Walk each tree to a leaf; returns the trees whose leaf needs an evaluation (terminal leaves back up at once)."""
+        """Walk each tree to a leaf; the trees whose leaf needs an evaluation (terminal leaves back up at once)."""
         for b, root in enumerate(self.roots):
             node, path = root, [root]
             while node.expanded and node.children:

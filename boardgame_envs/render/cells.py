@@ -16,7 +16,7 @@ CELL_COLOURS = np.array([(28, 78, 196), (245, 245, 245), (214, 40, 40), (240, 20
 
 
 def render_cells(state: Any, cell: int = 48) -> np.ndarray:
-    """Any protocol state as an ``(rows * cell, columns * cell, 3)`` uint8 picture: a disc per cell, the last one ringed."""
+    """Any protocol state as a ``(rows * cell, columns * cell, 3)`` uint8 picture: a disc a cell, the last ringed."""
     rows, cols = state.game.shape
     y, x = np.mgrid[0:cell, 0:cell] + 0.5
     r = np.hypot(y - cell / 2, x - cell / 2)
