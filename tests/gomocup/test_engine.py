@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import signal
 import subprocess
 import sys
@@ -27,7 +26,9 @@ from boardgame_envs.gomocup import (
 from boardgame_envs.policies import RandomPolicy, make_policy
 from boardgame_envs.policies.registry import PolicySpecError, check_spec
 
-FAKE = str(Path(__file__).resolve().parent / "fake_pbrain.py")
+sys.path.insert(0, str(Path(__file__).parent))
+from gomocup_helpers import FAKE, after_one_move, gone  # noqa: E402  (the shared fakes and process checks)
+
 DOUBLE_THREE = """
 O . . . . . . . O
 . . . . . . . . .
@@ -46,30 +47,6 @@ def fake(mode: str, *args: str, **kwargs) -> GomocupEngine:
     kwargs.setdefault("tolerance_ms", 3000)
     kwargs.setdefault("start_timeout_ms", 10_000)
     return GomocupEngine([sys.executable, FAKE, mode, *args], name="fake", **kwargs)
-
-
-def gone(pid: int, wait_s: float = 10.0) -> bool:
-    """Whether process ``pid`` has ended (and been reaped) within ``wait_s``."""
-    deadline = time.time() + wait_s
-    while time.time() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        try:  # ended but not reaped by its (new) parent yet: a zombie counts as gone
-            if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
-                return True
-        except (OSError, IndexError):
-            pass
-        time.sleep(0.05)
-    return False
-
-
-def after_one_move(rule: str = "freestyle"):
-    env = gomoku_v0.raw_env(board_size=9, rule=rule)
-    env.reset()
-    env.step(40)
-    return env
 
 
 @pytest.fixture(scope="module")
