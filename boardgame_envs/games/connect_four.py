@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError, check_action
+from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError, check_action, returns_of
 
 ROWS, COLUMNS, WIN_LENGTH = 6, 7, 4
 COLUMN_NAMES = "abcdefg"
@@ -268,11 +268,7 @@ class ConnectFourState:
         return self._planes.copy() if viewer == FIRST else self._planes[:, :, ::-1].copy()
 
     def returns(self) -> tuple[float, float]:
-        if self.winner == FIRST:
-            return 1.0, -1.0
-        if self.winner == SECOND:
-            return -1.0, 1.0
-        return 0.0, 0.0
+        return returns_of(self.winner)
 
     def __repr__(self) -> str:
         status = "over" if self.terminal else f"{self.game.player_name(self.to_move)} to move"

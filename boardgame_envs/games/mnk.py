@@ -28,7 +28,7 @@ from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent, win_code, wins_at
 from boardgame_envs.games.notation import parse_point, point_name
-from boardgame_envs.games.protocol import IllegalMoveError
+from boardgame_envs.games.protocol import IllegalMoveError, returns_of
 
 # The renju kernel has an explicit signature, so it compiles (once, then loads from numba's cache) on import.
 with compile_notice("the renju rules kernel", 9):
@@ -348,11 +348,7 @@ class GameState:
 
     def returns(self) -> tuple[float, float]:
         """Final rewards ``(black, white)``: +1 win, -1 loss, 0 draw or unfinished."""
-        if self.winner == BLACK:
-            return 1.0, -1.0
-        if self.winner == WHITE:
-            return -1.0, 1.0
-        return 0.0, 0.0
+        return returns_of(self.winner)
 
     def __repr__(self) -> str:
         g = self.game

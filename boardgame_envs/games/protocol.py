@@ -129,6 +129,15 @@ def kernels_of(game: Any, family: str) -> Any:
     return game if getattr(game, "family", None) == family else None
 
 
+def returns_of(winner: int) -> tuple[float, float]:
+    """Final rewards ``(first, second)`` for ``winner``: +1 win, -1 loss, 0 draw or unfinished (every game's rule)."""
+    if winner == FIRST:
+        return 1.0, -1.0
+    if winner == SECOND:
+        return -1.0, 1.0
+    return 0.0, 0.0
+
+
 def cell_symmetries(game: Any) -> Sequence[np.ndarray]:
     """``game``'s symmetries as permutations of its cells: its own ``cell_symmetries()``, else ``symmetries()``."""
     own = getattr(game, "cell_symmetries", None)
