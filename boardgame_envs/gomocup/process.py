@@ -337,29 +337,20 @@ class EngineProcess:
         proc, self._proc = self._proc, None
         if proc is None or os.getpid() != self._owner:
             return
-        group = os.name == "posix"
-        try:
-            if group:
-                os.killpg(proc.pid, signal.SIGTERM)
-            else:
-                proc.terminate()
-        except OSError:
-            pass
-        try:
-            proc.wait(grace_s)
-        except subprocess.TimeoutExpired:
-            pass
-        try:  # the group may outlive its leader (children it started); SIGKILL whatever is left
-            if group:
-                os.killpg(proc.pid, signal.SIGKILL)
-            else:
-                proc.kill()
-        except OSError:
-            pass
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:  # unkillable (a process stuck in the kernel): leave it to init
-            pass
+        # SIGTERM, then SIGKILL: the group may outlive its leader (children it started), so whatever is left
+        # goes; a process the second wait does not see end is stuck in the kernel and left to init.
+        for stage, wait_s in (("TERM", grace_s), ("KILL", 5.0)):
+            try:
+                if os.name == "posix":
+                    os.killpg(proc.pid, getattr(signal, "SIG" + stage))
+                else:  # no process groups: the process alone
+                    (proc.terminate if stage == "TERM" else proc.kill)()
+            except OSError:
+                pass
+            try:
+                proc.wait(wait_s)
+            except subprocess.TimeoutExpired:
+                pass
         reaper.untrack(self, proc.pid)
         for stream in (proc.stdin, proc.stdout, proc.stderr):  # nobody else reads them: closing cannot block
             try:
