@@ -31,9 +31,3 @@ def env_fn(game: str, board_size: int | None = None, win_length: int | None = No
     make_env(game, board_size, win_length, rule, **kwargs)
     return functools.partial(make_env, game, board_size, win_length, rule, **kwargs)
 
-
-def env_for(game: Any, raw: bool = False, render_mode: str | None = None) -> Any:
-    """The AEC env of a Game object (``state.game``): the catalog entry named ``game.name`` with its parameters."""
-    info = game_info(game.name)
-    module = info.env_module
-    return (module.raw_env if raw else module.env)(render_mode=render_mode, **info.env_kwargs(game))
