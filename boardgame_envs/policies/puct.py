@@ -15,10 +15,22 @@ positions instead of one. :class:`PUCTSearch` is the one-tree case over a
 per-position evaluator ``f(state) -> (priors, value)``, which
 ``MCTSPolicy(evaluator=f)`` runs.
 
+With ``threats=True`` every new leaf (the root too) is first checked by
+:func:`~boardgame_envs.policies.threats.leaf_threats`: a win at once, or by
+continuous fours within ``vcf_nodes`` positions, proves it without an
+evaluation; a four of the opponent's leaves only its blocks as children (none
+under renju when black's block is forbidden: a proven loss). Proofs go up the
+tree as in MCTS-Solver: a node with a won child is lost for the player who
+moved into it, one whose children are all lost is won; selection never enters
+a proven loss while another child is open, and a proven node is scored by its
+proof instead of being expanded. :meth:`LockstepSearch.root_policy` plays a
+proven win at once and gives proven losses no mass; the search stops early
+once every root is proven. Without threats the search is the plain one, visit for visit.
+
 Invariant: a tree's nodes ``[0, size)`` are valid; node 0 is the root; the
 children of a node are contiguous; ``W`` of a node is summed from the view of
 the player who moved into it, so a parent picks the child with the best
-``W / N``.
+``W / N``; ``OUTCOME`` is proven for that player too.
 """
 
 from __future__ import annotations
@@ -28,148 +40,37 @@ from collections.abc import Callable
 
 import numpy as np
 
-from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.lines import BLACK, EMPTY, makes_win, opponent
+from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.mnk import GameState
-from boardgame_envs.games.renju import forbidden_mask_flat
-from boardgame_envs.policies.kernels import R_K, R_N, R_RENJU, exact_win, rules_of
+from boardgame_envs.policies.kernels import rules_of
+from boardgame_envs.policies.puct_kernels import (  # noqa: F401 (the node columns and outcomes re-exported)
+    COUNT,
+    DRAWN,
+    FIRST,
+    LOST,
+    MOVE,
+    OPEN,
+    OUTCOME,
+    PARENT,
+    PRIOR,
+    VALUE_SUM,
+    VISITS,
+    WON,
+    expand_leaves,
+    select_leaves,
+)
 
 Evaluator = Callable[[GameState], tuple[np.ndarray, float]]
 BatchEvaluator = Callable[["PUCTForest", np.ndarray], tuple[np.ndarray, np.ndarray]]
 
-# Columns of the integer and float node tables.
-PARENT, MOVE, FIRST, COUNT, OUTCOME = range(5)
-VISITS, VALUE_SUM, PRIOR = range(3)
-# OUTCOME of a node, for the player who moved into it.
-OPEN, WON, DRAWN = 0, 1, 2
-
-
-@cached_kernel()
-def _select(rules, c_puct, roots, root_color, root_last, tree_i, tree_f,
-            leaf_node, leaf_board, leaf_color, leaf_last, leaf_legal, leaf_forbidden, pending):  # fmt: skip
-    """Walk every tree from its root to a leaf; finish terminal leaves at once.
-
-    For each tree ``b`` that reaches an unexpanded, non-terminal node, fills
-    ``leaf_*[b]`` (board, colour to move, last move, legal actions, black's
-    forbidden points) and sets ``pending[b]``: that leaf awaits an evaluation.
-    """
-    n = rules[R_N]
-    renju = rules[R_RENJU] != 0
-    for b in range(roots.shape[0]):
-        board = leaf_board[b]
-        board[:] = roots[b]
-        color = root_color[b]
-        last = root_last[b]
-        node = 0
-        while tree_i[b, node, COUNT] > 0 and tree_i[b, node, OUTCOME] == OPEN:
-            first = tree_i[b, node, FIRST]
-            sqrt_n = np.sqrt(max(tree_f[b, node, VISITS], 1.0))
-            # An unvisited child starts at the parent's mean value for the chooser (not 0): with a value head
-            # sure of a loss, 0 would send the search to every unvisited move instead of the prior's best.
-            fpu = -tree_f[b, node, VALUE_SUM] / tree_f[b, node, VISITS] if tree_f[b, node, VISITS] > 0 else 0.0
-            best = first
-            best_score = -1e300
-            for ch in range(first, first + tree_i[b, node, COUNT]):
-                visits = tree_f[b, ch, VISITS]
-                q = tree_f[b, ch, VALUE_SUM] / visits if visits > 0 else fpu
-                score = q + c_puct * tree_f[b, ch, PRIOR] * sqrt_n / (1.0 + visits)
-                if score > best_score:
-                    best_score = score
-                    best = ch
-            node = best
-            last = tree_i[b, node, MOVE]
-            board[last] = color
-            color = opponent(color)
-        leaf_node[b] = node
-        pending[b] = False
-        outcome = tree_i[b, node, OUTCOME]
-        if outcome == OPEN and tree_i[b, node, COUNT] == 0:
-            # A new leaf: its legal moves decide whether it needs the evaluator.
-            forbidden = leaf_forbidden[b]
-            if renju:
-                forbidden_mask_flat(board, n, forbidden)
-            else:
-                forbidden[:] = False
-            count = 0
-            for a in range(n * n):
-                legal = board[a] == EMPTY and not (color == BLACK and forbidden[a])
-                leaf_legal[b, a] = legal
-                count += legal
-            if count == 0:
-                tree_i[b, node, OUTCOME] = DRAWN  # full board, or black with only forbidden points
-                outcome = DRAWN
-            else:
-                leaf_color[b] = color
-                leaf_last[b] = last
-                pending[b] = True
-        if outcome != OPEN:
-            # The player to move at a won node has lost; a drawn one scores 0.
-            _backup(tree_i[b], tree_f[b], node, -1.0 if outcome == WON else 0.0)
-
-
-@cached_kernel()
-def _backup(nodes_i, nodes_f, node, value):
-    """Add ``value`` (for the player to move at ``node``) up the path to the root."""
-    while node >= 0:
-        value = -value
-        nodes_f[node, VISITS] += 1.0
-        nodes_f[node, VALUE_SUM] += value
-        node = nodes_i[node, PARENT]
-
-
-@cached_kernel()
-def _expand(rules, tree_i, tree_f, sizes, leaf_node, leaf_board, leaf_color, leaf_legal, pending, priors, values):
-    """Give each pending leaf its children (priors renormalised over legal moves) and back its value up."""
-    n = rules[R_N]
-    capacity = tree_i.shape[1]
-    for b in range(leaf_node.shape[0]):
-        if not pending[b]:
-            continue
-        node = leaf_node[b]
-        color = leaf_color[b]
-        board = leaf_board[b]
-        exact = exact_win(rules, color)
-        stones = 0
-        total = 0.0
-        count = 0
-        for a in range(n * n):
-            if board[a] != EMPTY:
-                stones += 1
-            if leaf_legal[b, a]:
-                count += 1
-                total += max(priors[b, a], 0.0)
-        first = sizes[b]
-        if first + count <= capacity:  # a full tree keeps the leaf as a leaf, value still counted
-            child = first
-            for a in range(n * n):
-                if not leaf_legal[b, a]:
-                    continue
-                tree_i[b, child, PARENT] = node
-                tree_i[b, child, MOVE] = a
-                tree_i[b, child, FIRST] = -1
-                tree_i[b, child, COUNT] = 0
-                board[a] = color
-                if makes_win(board, n, a, color, rules[R_K], exact):
-                    tree_i[b, child, OUTCOME] = WON
-                elif stones + 1 == n * n:
-                    tree_i[b, child, OUTCOME] = DRAWN
-                else:
-                    tree_i[b, child, OUTCOME] = OPEN
-                board[a] = EMPTY
-                tree_f[b, child, VISITS] = 0.0
-                tree_f[b, child, VALUE_SUM] = 0.0
-                tree_f[b, child, PRIOR] = max(priors[b, a], 0.0) / total if total > 0 else 1.0 / count
-                child += 1
-            tree_i[b, node, FIRST] = first
-            tree_i[b, node, COUNT] = count
-            sizes[b] = child
-        _backup(tree_i[b], tree_f[b], node, values[b])
-
 
 class LockstepSearch:
-    """The simulation loop of a forest of PUCT trees, searched in lockstep: :class:`PUCTForest` and
-    :class:`~boardgame_envs.policies.puct_protocol.ProtocolForest` share it. A forest supplies
-    ``select()``, ``expand(priors, values)``, ``add_root_noise(rng, alpha, fraction)``, ``batch`` and ``game``."""
+    """The simulation loop of a forest of PUCT trees, searched in lockstep, and what is read from the roots
+    afterwards: :class:`PUCTForest` and :class:`~boardgame_envs.policies.puct_protocol.ProtocolForest` share
+    it. A forest supplies ``select()``, ``expand(priors, values)``, ``add_root_noise(rng, alpha, fraction)``,
+    ``root_children(b)``, ``root_outcome(b)``, ``threats``, ``batch`` and ``game``."""
+
+    threats: bool = False
 
     def search(
         self,
@@ -180,7 +81,7 @@ class LockstepSearch:
         deadline: float | None = None,
     ) -> None:
         """Run ``simulations`` simulations in every tree (roots set with :meth:`set_roots`), or fewer
-        when ``time.perf_counter()`` passes ``deadline``.
+        when ``time.perf_counter()`` passes ``deadline``, or once every root is proven.
 
         ``evaluate(forest, leaves)`` gets the indices of the trees whose leaf
         awaits an evaluation (their positions are in ``leaf_board``,
@@ -200,6 +101,56 @@ class LockstepSearch:
                 self.add_root_noise(rng if rng is not None else np.random.default_rng(), *noise)
             if deadline is not None and i > 0 and time.perf_counter() >= deadline:
                 break
+            if self.threats and self.roots_solved():
+                break  # more simulations would only count the proofs again
+
+    def root_children(self, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Tree ``b``'s root children: ``(moves, visits, value sums, priors, outcomes)``, one entry a child
+        (value sums from the view of the player to move at the root; outcomes ``OPEN``, ``WON``, ...)."""
+        raise NotImplementedError
+
+    def root_outcome(self, b: int) -> int:
+        """Tree ``b``'s root as proven, for the player who moved into it (``OPEN``, ``WON``, ``LOST``, ``DRAWN``)."""
+        raise NotImplementedError
+
+    def roots_solved(self) -> bool:
+        """Whether every root is proven (a win, loss or draw)."""
+        return all(self.root_outcome(b) != OPEN for b in range(self.batch))
+
+    def root_visits(self) -> np.ndarray:
+        """Visit counts of each root's children, ``(batch, num_actions)``."""
+        counts = np.zeros((self.batch, self.game.num_actions))
+        for b in range(self.batch):
+            moves, visits, *_ = self.root_children(b)
+            counts[b, moves] = visits
+        return counts
+
+    def root_values(self) -> np.ndarray:
+        """Each root's proven value for the player to move, ``(batch,)``: 1 won, -1 lost, 0 drawn, NaN unproven."""
+        proven = {OPEN: np.nan, WON: -1.0, LOST: 1.0, DRAWN: 0.0}
+        return np.array([proven[self.root_outcome(b)] for b in range(self.batch)])
+
+    def root_policy(self) -> np.ndarray:
+        """The distribution to play from, ``(batch, num_actions)``: the visit shares of the root's children.
+
+        With threats, a proven win is played at once (all the mass on a won
+        child, the most visited if several) and proven losses get no mass
+        while any other move is left. A root without visits falls back on its priors.
+        """
+        out = np.zeros((self.batch, self.game.num_actions))
+        for b in range(self.batch):
+            moves, visits, _, priors, outcomes = self.root_children(b)
+            if self.threats:
+                won = outcomes == WON
+                if won.any():
+                    out[b, moves[won][np.argmax(visits[won])]] = 1.0
+                    continue
+                alive = outcomes != LOST
+                if alive.any():
+                    visits, priors = np.where(alive, visits, 0.0), np.where(alive, priors, 0.0)
+            total = visits.sum()
+            out[b, moves] = visits / total if total > 0 else priors / priors.sum()
+        return out
 
 
 class PUCTForest(LockstepSearch):
@@ -216,12 +167,17 @@ class PUCTForest(LockstepSearch):
     :meth:`select` and :meth:`expand` are the two halves of one simulation,
     for callers that drive the loop themselves. ``capacity`` bounds the nodes
     of each tree: ``1 + simulations * n*n`` can never overflow (a tree that
-    fills up keeps scoring its leaves without expanding them).
+    fills up keeps scoring its leaves without expanding them). ``threats`` turns
+    on the threat check and the solver (see the module), ``vcf_nodes`` the
+    continuous-four search within it (positions a leaf, 0: none); read the
+    result with :meth:`root_policy` and :meth:`root_values`.
     """
 
-    def __init__(self, batch: int, game, capacity: int, c_puct: float = 1.5) -> None:
+    def __init__(self, batch: int, game, capacity: int, c_puct: float = 1.5, threats: bool = False,
+                 vcf_nodes: int = 0) -> None:  # fmt: skip
         if batch < 1 or capacity < 2:
             raise ValueError(f"need batch >= 1 and capacity >= 2, got {batch}, {capacity}")
+        self.threats, self.vcf_nodes = check_threats(threats, vcf_nodes)
         self.game = game
         self.c_puct = float(c_puct)
         self.rules = rules_of(game.new_state())
@@ -239,6 +195,7 @@ class PUCTForest(LockstepSearch):
         self.leaf_legal = np.zeros((batch, a), dtype=np.bool_)
         self.leaf_forbidden = np.zeros((batch, a), dtype=np.bool_)
         self.pending = np.zeros(batch, dtype=np.bool_)
+        self.blocks = np.zeros((batch, a), dtype=np.int64)  # scratch of the threat check
 
     @property
     def batch(self) -> int:
@@ -263,9 +220,10 @@ class PUCTForest(LockstepSearch):
 
     def select(self) -> np.ndarray:
         """Walk each tree to a leaf; returns the indices of trees whose leaf needs an evaluation."""
-        _select(self.rules, self.c_puct, self.roots, self.root_color, self.root_last, self.tree_i, self.tree_f,
-                self.leaf_node, self.leaf_board, self.leaf_color, self.leaf_last, self.leaf_legal,
-                self.leaf_forbidden, self.pending)  # fmt: skip
+        select_leaves(self.rules, self.c_puct, self.vcf_nodes if self.threats else -1, self.roots, self.root_color,
+                self.root_last, self.tree_i, self.tree_f, self.sizes, self.leaf_node, self.leaf_board,
+                self.leaf_color, self.leaf_last, self.leaf_legal, self.leaf_forbidden, self.pending,
+                self.blocks)  # fmt: skip
         return np.flatnonzero(self.pending)
 
     def expand(self, priors: np.ndarray, values: np.ndarray) -> None:
@@ -275,7 +233,7 @@ class PUCTForest(LockstepSearch):
         if priors.shape != self.leaf_legal.shape or values.shape != (self.batch,):
             raise ValueError(f"expected priors {self.leaf_legal.shape} and values ({self.batch},), "
                              f"got {priors.shape} and {values.shape}")  # fmt: skip
-        _expand(self.rules, self.tree_i, self.tree_f, self.sizes, self.leaf_node, self.leaf_board,
+        expand_leaves(self.rules, self.threats, self.tree_i, self.tree_f, self.sizes, self.leaf_node, self.leaf_board,
                 self.leaf_color, self.leaf_legal, self.pending, priors, values)  # fmt: skip
         self.pending[:] = False
 
@@ -287,18 +245,30 @@ class PUCTForest(LockstepSearch):
                 prior = self.tree_f[b, first : first + count, PRIOR]
                 prior[:] = (1 - fraction) * prior + fraction * rng.dirichlet(np.full(count, alpha))
 
-    def root_visits(self) -> np.ndarray:
-        """Visit counts of each root's children, ``(batch, n*n)``."""
-        counts = np.zeros((self.batch, self.game.num_actions))
-        for b in range(self.batch):
-            first, count = self.tree_i[b, 0, FIRST], self.tree_i[b, 0, COUNT]
-            children = slice(first, first + count)
-            counts[b, self.tree_i[b, children, MOVE]] = self.tree_f[b, children, VISITS]
-        return counts
+    def root_children(self, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        first, count = self.tree_i[b, 0, FIRST], self.tree_i[b, 0, COUNT]
+        children = slice(first, first + count) if count > 0 else slice(0, 0)
+        i, f = self.tree_i[b, children], self.tree_f[b, children]
+        return i[:, MOVE], f[:, VISITS], f[:, VALUE_SUM], f[:, PRIOR], i[:, OUTCOME]
+
+    def root_outcome(self, b: int) -> int:
+        return int(self.tree_i[b, 0, OUTCOME])
 
     def leaf_state(self, b: int) -> GameState:
         """The pending leaf of tree ``b`` as a :class:`GameState` (for per-position evaluators)."""
         return GameState.from_position(self.game, self.leaf_board[b], int(self.leaf_color[b]), int(self.leaf_last[b]))
+
+
+def check_threats(threats: bool, vcf_nodes: int) -> tuple[bool, int]:
+    """The forests' threat options, checked: ``vcf_nodes`` is a budget of positions, and needs ``threats``."""
+    if not isinstance(threats, bool):
+        raise TypeError(f"threats must be True or False, got {threats!r}")
+    if isinstance(vcf_nodes, bool) or not isinstance(vcf_nodes, (int, np.integer)) or vcf_nodes < 0:
+        raise ValueError(f"vcf_nodes must be a non-negative integer, got {vcf_nodes!r}")
+    if vcf_nodes > 0 and not threats:
+        raise ValueError(f"vcf_nodes={vcf_nodes} needs threats=True: the continuous-four search is part of "
+                         "the threat check")  # fmt: skip
+    return threats, int(vcf_nodes)
 
 
 class PUCTSearch:

@@ -8,6 +8,13 @@ positions scored by the game's own result), with trees of Python nodes that
 hold cloned states (made when a node is first visited). A batch evaluator reads the pending leaves from
 ``forest.leaf_states``. :func:`make_forest` picks the numba forest for the
 m,n,k family and this one for every other game.
+
+With ``threats=True`` a new leaf is checked before it is evaluated, through
+``clone``/``play`` alone: a move that wins at once proves it (its one child),
+and a move after which the opponent wins at once is a proven loss (a child
+the search never picks while another is left), so the blocks are all that
+stay open; the proofs are backed up as in the numba forest (MCTS-Solver). The
+continuous-four search is an m,n,k notion: ``vcf_nodes`` is accepted and unused here.
 """
 
 from __future__ import annotations
@@ -18,13 +25,21 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.protocol import kernels_of
-from boardgame_envs.policies.puct import LockstepSearch, PUCTForest
+from boardgame_envs.policies.puct import (
+    DRAWN,
+    LOST,
+    OPEN,
+    WON,
+    LockstepSearch,
+    PUCTForest,
+    check_threats,
+)
 
 
 class _Node:
-    __slots__ = ("state", "children", "visits", "value_sum", "prior", "expanded", "action")
+    __slots__ = ("action", "children", "expanded", "outcome", "prior", "state", "value_sum", "visits")
 
-    def __init__(self, state: Any, prior: float, action: int = -1) -> None:
+    def __init__(self, state: Any, prior: float, action: int = -1, outcome: int = OPEN) -> None:
         self.state = state  # the position after the move into this node; None until the node is first visited
         self.action = action  # the move into this node
         self.children: dict[int, _Node] = {}
@@ -32,19 +47,24 @@ class _Node:
         self.value_sum = 0.0  # from the view of the player who moved into this node
         self.prior = prior
         self.expanded = False
+        self.outcome = outcome  # OPEN, or proven (WON, LOST, DRAWN) for the player who moved into this node
 
 
 class ProtocolForest(LockstepSearch):
     """One PUCT tree per game over protocol states, searched in lockstep with batched leaf evaluation."""
 
-    def __init__(self, batch: int, game: Any, capacity: int = 0, c_puct: float = 1.5) -> None:
+    def __init__(self, batch: int, game: Any, capacity: int = 0, c_puct: float = 1.5, threats: bool = False,
+                 vcf_nodes: int = 0) -> None:  # fmt: skip
         if batch < 1:
             raise ValueError(f"need batch >= 1, got {batch}")
+        self.threats, self.vcf_nodes = check_threats(threats, vcf_nodes)
         self.game = game
         self.c_puct = float(c_puct)
         self.roots: list[_Node | None] = [None] * batch
         self.leaf_states: list[Any] = [None] * batch  # the positions awaiting an evaluation
         self._paths: list[list[_Node]] = [[] for _ in range(batch)]
+        # Per pending leaf with threats: each legal move's position and outcome, found by the threat check.
+        self._moves: list[dict[int, tuple[Any, int]] | None] = [None] * batch
         self.pending = np.zeros(batch, dtype=np.bool_)
 
     @property
@@ -67,33 +87,81 @@ class ProtocolForest(LockstepSearch):
         """Walk each tree to a leaf; the trees whose leaf needs an evaluation (terminal leaves back up at once)."""
         for b, root in enumerate(self.roots):
             node, path = root, [root]
-            while node.expanded and node.children:
+            while node.expanded and node.children and node.outcome == OPEN:
                 parent, node = node, self._child(node)
                 if node.state is None:  # positions are made when first visited: most children never are
                     node.state = parent.state.clone()
                     node.state.play(node.action)
                 path.append(node)
-            if node.state.terminal:
+            self.pending[b] = False
+            if self.threats:
+                if node.outcome == OPEN and node.state.terminal:
+                    node.outcome = _terminal_outcome(node.state)
+                if node.outcome == OPEN and not node.expanded:
+                    self._check_threats(b, path)
+                if node.outcome != OPEN:
+                    self._settle(path[:-1])
+                    self._backup(path, {WON: -1.0, LOST: 1.0, DRAWN: 0.0}[node.outcome])
+                    continue
+            elif node.state.terminal:
                 mover = 3 - node.state.to_move  # who moved into the node
                 winner = node.state.winner
                 self._backup(path, 0.0 if winner == 0 else (-1.0 if winner == mover else 1.0))
-                self.pending[b] = False
-            else:
-                self._paths[b] = path
-                self.leaf_states[b] = node.state
-                self.pending[b] = True
+                continue
+            self._paths[b] = path
+            self.leaf_states[b] = node.state
+            self.pending[b] = True
         return np.flatnonzero(self.pending)
+
+    def _check_threats(self, b: int, path: list[_Node]) -> None:
+        """Prove the new leaf ``path[-1]`` by a win at once or mark the moves that lose at once (see the module)."""
+        leaf = path[-1]
+        state, me = leaf.state, leaf.state.to_move
+        moves: dict[int, tuple[Any, int]] = {}
+        for action in state.legal_actions().tolist():
+            after = state.clone()
+            after.play(action)
+            if after.terminal:
+                if after.winner == me:
+                    leaf.children = {action: _Node(after, 1.0, action, WON)}
+                    leaf.expanded = True
+                    leaf.outcome = LOST
+                    return
+                moves[action] = (after, _terminal_outcome(after))
+            else:
+                moves[action] = (after, LOST if _wins_at_once(after) else OPEN)
+        if len(path) > 1 and all(outcome == LOST for _, outcome in moves.values()):
+            leaf.outcome = WON  # every move lets the opponent win; the root still needs children to choose from
+        else:
+            self._moves[b] = moves
 
     def _child(self, node: _Node) -> _Node:
         sqrt_n = math.sqrt(max(node.visits, 1.0))
         fpu = -node.value_sum / node.visits if node.visits > 0 else 0.0
         best, best_score = None, -math.inf
         for child in node.children.values():
+            if child.outcome == LOST:
+                continue  # a proven loss; an open node always has a child that is not one
             q = child.value_sum / child.visits if child.visits > 0 else fpu
             score = q + self.c_puct * child.prior * sqrt_n / (1.0 + child.visits)
             if score > best_score:
                 best, best_score = child, score
         return best
+
+    @staticmethod
+    def _settle(path: list[_Node]) -> None:
+        """MCTS-Solver up ``path`` (root first): prove each node from its children, deepest first,
+        until one stays open."""
+        for node in reversed(path):
+            if node.outcome != OPEN or not node.children:
+                return
+            outcomes = [child.outcome for child in node.children.values()]
+            if WON in outcomes:
+                node.outcome = LOST
+            elif OPEN in outcomes:
+                return
+            else:
+                node.outcome = DRAWN if DRAWN in outcomes else WON
 
     @staticmethod
     def _backup(path: list[_Node], value: float) -> None:
@@ -112,9 +180,14 @@ class ProtocolForest(LockstepSearch):
             p = np.maximum(priors[b, legal], 0.0)
             total = p.sum()
             p = p / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
+            moves = self._moves[b]
             for action, prior in zip(legal.tolist(), p.tolist()):
-                leaf.children[action] = _Node(None, prior, action)
+                child, outcome = moves[action] if moves is not None else (None, OPEN)
+                leaf.children[action] = _Node(child, prior, action, outcome)
             leaf.expanded = True
+            self._moves[b] = None
+            if self.threats:
+                self._settle(path)
             self._backup(path, float(values[b]))
         self.pending[:] = False
 
@@ -127,21 +200,39 @@ class ProtocolForest(LockstepSearch):
                 for child, eta in zip(children, noise):
                     child.prior = (1 - fraction) * child.prior + fraction * float(eta)
 
-    def root_visits(self) -> np.ndarray:
-        """Visit counts of each root's children, ``(batch, num_actions)``."""
-        counts = np.zeros((self.batch, self.game.num_actions))
-        for b, root in enumerate(self.roots):
-            for action, child in root.children.items():
-                counts[b, action] = child.visits
-        return counts
+    def root_children(self, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        children = list(self.roots[b].children.values())
+        return (np.array([c.action for c in children], dtype=np.int64), np.array([c.visits for c in children]),
+                np.array([c.value_sum for c in children]), np.array([c.prior for c in children]),
+                np.array([c.outcome for c in children], dtype=np.int64))  # fmt: skip
+
+    def root_outcome(self, b: int) -> int:
+        return self.roots[b].outcome
 
     def leaf_state(self, b: int) -> Any:
         """The pending leaf of tree ``b`` (for per-position evaluators)."""
         return self.leaf_states[b]
 
 
-def make_forest(batch: int, game: Any, capacity: int, c_puct: float = 1.5) -> Any:
+def _terminal_outcome(state: Any) -> int:
+    """A finished game's result for the player who made its last move."""
+    return DRAWN if state.winner == 0 else (WON if state.winner != state.to_move else LOST)
+
+
+def _wins_at_once(state: Any) -> bool:
+    """Whether the player to move at ``state`` has a move that wins the game."""
+    me = state.to_move
+    for action in state.legal_actions().tolist():
+        after = state.clone()
+        after.play(action)
+        if after.terminal and after.winner == me:
+            return True
+    return False
+
+
+def make_forest(batch: int, game: Any, capacity: int, c_puct: float = 1.5, threats: bool = False,
+                vcf_nodes: int = 0) -> Any:  # fmt: skip
     """The PUCT forest for ``game``: the numba one for the m,n,k family, :class:`ProtocolForest` otherwise."""
     if kernels_of(game, "mnk") is not None:
-        return PUCTForest(batch, game, capacity, c_puct)
-    return ProtocolForest(batch, game, capacity, c_puct)
+        return PUCTForest(batch, game, capacity, c_puct, threats, vcf_nodes)
+    return ProtocolForest(batch, game, capacity, c_puct, threats, vcf_nodes)
