@@ -43,6 +43,12 @@ class AlphaZeroConfig:
     """Share of the root priors replaced by the noise."""
     temperature_moves: int = 9
     """The first moves of a game are sampled in proportion to visits; later ones greedily."""
+    threats: bool = False
+    """Threat-aware search (self-play and evaluation): wins at once, forced blocks and proven results
+    decide moves without simulations; a proven position's policy target is its proven move, its value
+    target the proven value."""
+    vcf_nodes: int = 0
+    """Positions a continuous-four search may visit at each new leaf (m,n,k games; needs threats; 0: none)."""
     value_decay: float = 0.0
     """Value target of a position t plies before the end: result * (1 - value_decay * t / board points).
     Above 0 it prefers quicker wins and slower losses (the toughest defence when a game is lost); 0 is plain AlphaZero."""
@@ -109,7 +115,8 @@ class AlphaZeroConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations", "warm_random_moves", "warm_steps"):
+        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations", "warm_random_moves", "warm_steps",
+                     "vcf_nodes"):  # fmt: skip
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
@@ -128,6 +135,10 @@ class AlphaZeroConfig:
             raise ValueError(f"iterations must be a positive integer or None, got {self.iterations!r}")
         if self.minutes is not None and not self.minutes > 0:
             raise ValueError(f"minutes must be positive or None, got {self.minutes!r}")
+        if not isinstance(self.threats, bool):
+            raise ValueError(f"threats must be True or False, got {self.threats!r}")
+        if self.vcf_nodes > 0 and not self.threats:
+            raise ValueError(f"vcf_nodes={self.vcf_nodes} needs threats=True (the continuous-four search is part of it)")
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
         if self.warm_start is not None:

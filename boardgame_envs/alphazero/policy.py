@@ -10,7 +10,7 @@ import torch
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
-from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest
+from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest, check_threats
 from boardgame_envs.policies.puct_protocol import make_forest
 
 
@@ -38,6 +38,12 @@ class NetworkPolicy:
         simulations: 0 plays the most probable legal move of the policy head;
             more runs that many PUCT simulations and plays the most visited move.
         c_puct: PUCT exploration constant.
+        threats: check threats before the network (see :mod:`boardgame_envs.policies.puct`): a win at
+            once is played, a four is blocked (renju's forbidden points respected), and proven
+            wins and losses found in the search decide the move; with ``simulations=0`` the root's
+            check alone, then the policy head among the moves it leaves.
+        vcf_nodes: positions a continuous-four search may visit at each new leaf (m,n,k games; needs
+            ``threats``; 0: none).
         seed: breaks ties between equally good moves.
         torch_threads: CPU threads for torch, set process-wide (``torch.set_num_threads``) unless None.
             One by default: a search scores one position at a time, too little work to share, and
@@ -48,11 +54,12 @@ class NetworkPolicy:
 
     def __init__(
         self, net: PolicyValueNet, game: Any = None, simulations: int = 0, c_puct: float = 1.5,
-        seed: int | None = None, torch_threads: int | None = 1,
+        seed: int | None = None, torch_threads: int | None = 1, threats: bool = False, vcf_nodes: int = 0,
     ) -> None:  # fmt: skip
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
             raise ValueError(f"simulations must be a non-negative integer, got {simulations!r}")
         check_positive("c_puct", c_puct)
+        self.threats, self.vcf_nodes = check_threats(threats, vcf_nodes)
         if torch_threads is not None:
             if isinstance(torch_threads, bool) or not isinstance(torch_threads, int) or torch_threads < 1:
                 raise ValueError(f"torch_threads must be a positive integer or None, got {torch_threads!r}")
@@ -64,27 +71,35 @@ class NetworkPolicy:
         self.rng = np.random.default_rng(seed)
 
     @classmethod
-    def from_checkpoint(cls, path: str, simulations: int = 0, seed: int | None = None, device: str = "cpu") -> NetworkPolicy:
+    def from_checkpoint(
+        cls, path: str, simulations: int = 0, seed: int | None = None, device: str = "cpu", threats: bool = False,
+        vcf_nodes: int = 0,
+    ) -> NetworkPolicy:  # fmt: skip
         """Load the network of a trainer checkpoint (``torch.load(..., weights_only=True)``)."""
         from boardgame_envs.alphazero.checkpoint import load_checkpoint, network_from
 
+        check_threats(threats, vcf_nodes)  # before the file is read
         checkpoint = load_checkpoint(path, device)
         net, game = network_from(checkpoint, device, source=path)
-        return cls(net, game, simulations=simulations, seed=seed)
+        return cls(net, game, simulations=simulations, seed=seed, threats=threats, vcf_nodes=vcf_nodes)
 
     @classmethod
     def from_pretrained(
         cls, name: str, simulations: int | None = None, seed: int | None = None, device: str = "cpu",
+        threats: bool = False, vcf_nodes: int = 0,
     ) -> NetworkPolicy:  # fmt: skip
         """A network shipped with the package, by its name in :data:`boardgame_envs.alphazero.PRETRAINED`.
 
-        ``simulations`` defaults to the entry's own (what its rating was measured with).
+        ``simulations`` defaults to the entry's own (what its rating was measured with);
+        ``threats`` and ``vcf_nodes`` as in the constructor
+        (``pretrained:renju-15x15:simulations=200,threats=true,vcf_nodes=100``).
         """
         from boardgame_envs.alphazero.pretrained import pretrained
 
         entry = pretrained(name)
         sims = entry.simulations if simulations is None else simulations
-        policy = cls.from_checkpoint(str(entry.path), simulations=sims, seed=seed, device=device)
+        policy = cls.from_checkpoint(str(entry.path), simulations=sims, seed=seed, device=device, threats=threats,
+                                     vcf_nodes=vcf_nodes)  # fmt: skip
         policy.name = f"pretrained:{name}"
         return policy
 
@@ -108,16 +123,16 @@ class NetworkPolicy:
         return self._distribution(self._position(env))
 
     def _distribution(self, state: Any) -> np.ndarray:
-        if self.simulations == 0:
+        if self.simulations == 0 and not self.threats:
             planes = state.planes(state.to_move)  # the env's observation of the player to move
             priors, _ = self.net.predict(planes[None], state.legal_mask()[None])
             return priors[0]
-        forest = make_forest(1, state.game, 1 + self.simulations * state.game.num_actions, self.c_puct)
+        forest = make_forest(1, state.game, 1 + max(self.simulations, 1) * state.game.num_actions, self.c_puct,
+                             self.threats, self.vcf_nodes)  # fmt: skip
         forest.set_root(0, state)
         encoder = self._encoder(state.game) if kernels_of(state.game, "mnk") is not None else None
         forest.search(self.simulations, net_evaluator(self.net, encoder))
-        visits = forest.root_visits()[0]
-        return visits / visits.sum()
+        return forest.root_policy()[0]
 
     def act(self, env: Any) -> int:
         state = self._position(env)

@@ -58,9 +58,9 @@ class SelfPlay:
         self.encoder = self.envs[0].unwrapped
         self.game = self.encoder.game
         capacity = 1 + (config.simulations + 1) * self.game.num_actions
-        self.forest = make_forest(len(self.envs), self.game, capacity, config.c_puct)
-        # Per game, the positions played so far: (planes, mask, visit shares, colour to move).
-        self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in self.envs]
+        self.forest = make_forest(len(self.envs), self.game, capacity, config.c_puct, config.threats, config.vcf_nodes)
+        # Per game, the positions played so far: (planes, mask, policy target, colour to move, proven value or NaN).
+        self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [[] for _ in self.envs]
 
     def play(self, net: PolicyValueNet, games: int) -> tuple[Examples, SelfPlayStats]:
         """Move all games on until ``games`` of them have finished; their positions are the examples."""
@@ -73,16 +73,18 @@ class SelfPlay:
             states = [env.unwrapped.game_state for env in self.envs]
             self.forest.set_roots(states)
             self.forest.search(cfg.simulations, evaluate, self.rng, (cfg.dirichlet_alpha, cfg.dirichlet_fraction))
-            visits = self.forest.root_visits()
+            # Visit shares; with threats, a proven win's move alone and no mass on proven losses.
+            policies, proven = self.forest.root_policy(), self.forest.root_values()
             for i, env in enumerate(self.envs):
                 state = states[i]
                 obs = env.observe(env.agent_selection)
-                shares = visits[i] / visits[i].sum()
-                self.histories[i].append((obs["observation"], obs["action_mask"].astype(bool), shares, state.to_move))
+                shares = policies[i]
+                self.histories[i].append((obs["observation"], obs["action_mask"].astype(bool), shares, state.to_move,
+                                          proven[i]))  # fmt: skip
                 if state.num_moves < cfg.temperature_moves:
                     action = int(self.rng.choice(len(shares), p=shares))
                 else:
-                    action = random_argmax(visits[i], self.rng)
+                    action = random_argmax(shares, self.rng)
                 env.step(action)
                 stats.moves += 1
                 if state.terminal:
@@ -90,10 +92,10 @@ class SelfPlay:
                     stats.games += 1
                     stats.results[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1
                     history = self.histories[i]
-                    colors = np.array([color for *_, color in history])
+                    colors = np.array([color for *_, color, _ in history])
                     values = result_targets(winner, colors, np.arange(len(history))[::-1], cfg.value_decay,
-                                            self.game.num_actions)  # fmt: skip
-                    for (planes, mask, policy, _), z in zip(history, values):
+                                            self.game.num_actions, np.array([p for *_, p in history]))  # fmt: skip
+                    for (planes, mask, policy, _, _), z in zip(history, values):
                         finished.append((planes, mask, policy, z))
                     self.histories[i] = []
                     env.reset()

@@ -351,7 +351,8 @@ class AlphaZeroTrainer:
         """The current network as a policy (``simulations`` defaults to ``config.eval_simulations``)."""
         sims = self.config.eval_simulations if simulations is None else simulations
         return NetworkPolicy(self.net, self.game, simulations=sims, c_puct=self.config.c_puct, seed=seed,
-                             torch_threads=self.config.torch_threads)  # fmt: skip
+                             torch_threads=self.config.torch_threads, threats=self.config.threats,
+                             vcf_nodes=self.config.vcf_nodes)  # fmt: skip
 
     def evaluate(self) -> dict[str, float]:
         """Arena matches against ``config.eval_opponents``: score and Elo difference for each."""
