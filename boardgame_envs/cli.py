@@ -8,7 +8,9 @@ import argparse
 import sys
 from typing import Any
 
-from boardgame_envs.cliargs import OneLineParser, PolicyList, add_game_arguments, game_env_fn, policy_arg, say_interrupted
+from boardgame_envs.cliargs import (
+    OneLineParser, PolicyList, add_engine_argument, add_game_arguments, game_env_fn, policy_arg, say_interrupted,
+)  # fmt: skip
 from boardgame_envs.policies.registry import make_policy
 from boardgame_envs.ui.escape import printable
 
@@ -194,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--color", default="black", choices=("black", "white", "first", "second"))
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--gui", action="store_true", help="play in a window (needs the gui extra: pygame)")
+    add_engine_argument(p)
     p.set_defaults(func=play)
     a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
     add_game_arguments(a)
@@ -207,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early once an SPRT (alpha = beta = 0.05) decides")
     a.add_argument("--save-games", metavar="DIR", help="write every game to DIR as SGF")
     a.add_argument("--backend", default="local", choices=("local", "ray"), help="where the games run (default: local processes)")
+    add_engine_argument(a)
     a.set_defaults(func=arena)
     g = sub.add_parser("pbrain", help="run a policy as a Gomocup brain (pbrain-*) on stdin/stdout")
     g.add_argument("--policy", default="alphabeta", type=policy_arg, metavar="POLICY",

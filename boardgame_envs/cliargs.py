@@ -57,6 +57,24 @@ def policy_arg(text: str) -> str:
     return text
 
 
+def engine_arg(text: str) -> str:
+    """argparse type of ``--engine NAME=PATH``: the binary of a named engine (``engine:NAME:...`` specs,
+    external ladder levels), configured at once for this process and its workers; returns the name."""
+    from boardgame_envs.gomocup.engines import configure_from
+
+    try:
+        return configure_from(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """``--engine NAME=PATH`` (repeatable): where a named engine's binary is (see :func:`engine_arg`)."""
+    parser.add_argument("--engine", metavar="NAME=PATH", type=engine_arg, action="append", default=[],
+                        help="the binary of a named engine for engine:NAME specs and external ladder levels, e.g. "
+                        "rapfi=/opt/rapfi/pbrain-rapfi (or set BOARDGAME_ENVS_RAPFI)")  # fmt: skip
+
+
 def say_interrupted(what: str = "interrupted") -> None:
     """The one line of a Ctrl-C on stderr; on a terminal it replaces an unfinished progress bar's line."""
     start = "\r\033[K" if sys.stderr.isatty() else ""

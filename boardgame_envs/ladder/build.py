@@ -27,20 +27,23 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import math
 import os
 import platform
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from tqdm.auto import tqdm
 
 from boardgame_envs.arena.backends import BACKENDS, ArenaError, Workers, check_backend
 from boardgame_envs.arena.records import games_dir, save
+from boardgame_envs.gomocup.engines import configure_from
 from boardgame_envs.ladder.elo import Ratings, fit
 from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_task, missing, play, read_log, trim_torn_line
-from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError
+from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, engine_of
 from boardgame_envs.ladder.report import OneLineParser, write_plot, write_table
 
 TARGET = 50.0  # Elo: the half-width every adjacent difference's 95% interval must reach
@@ -54,6 +57,21 @@ def ladder_results(ladder: Ladder, log: list[GameResult]) -> list[tuple[str, str
 
 def rate_ladder(ladder: Ladder, log: list[GameResult]) -> Ratings:
     return fit(ladder.specs, ladder_results(ladder, log))
+
+
+def rate_linked(ladder: Ladder, log: list[GameResult]) -> Ratings | None:
+    """The fit of the levels linked to level 0 by played neighbour pairs (all of them once the ladder is connected).
+
+    Levels added on top of a built ladder have no games yet; the pairs below them keep
+    their known intervals, so a round plays only the pairs that need games.
+    """
+    linked = 1
+    while linked < len(ladder.specs) and played(log, ladder.specs[linked - 1], ladder.specs[linked]):
+        linked += 1
+    if linked < 2:
+        return None
+    specs = set(ladder.specs[:linked])
+    return fit(ladder.specs[:linked], [(a, b, x) for a, b, x in ladder_results(ladder, log) if a in specs and b in specs])
 
 
 def played(log: list[GameResult], a: str, b: str) -> int:
@@ -75,15 +93,26 @@ def plan_round(ladder: Ladder, log: list[GameResult], ratings: Ratings | None, c
     for a, b in zip(specs, specs[1:]):
         n = played(log, a, b)
         counts.append(n // chunk * chunk)  # games of whole rounds: the same at a round's start and after a kill in it
-        half = ratings.difference(b, a)[1] if ratings is not None and n else math.inf
+        half = _half_width(ratings, a, b) if n else math.inf
         if half > target:
             plan.append((a, b, (n // chunk + 1) * chunk))  # whole rounds: a resumed round ends where it would have
-    # Pairs two levels apart get about a quarter of a neighbour pair's games.
-    want = 2 * math.ceil((sum(counts) / len(counts) + chunk) / 8)
-    for a, b in zip(specs, specs[2:]):
+    # Pairs two levels apart get about a quarter of the games of the two neighbour pairs they span (the fewer):
+    # a level added on top of a built ladder starts its links with a few games, not a quarter of the old pairs'.
+    for k, (a, b) in enumerate(zip(specs, specs[2:])):
+        want = 2 * math.ceil((min(counts[k], counts[k + 1]) + chunk) / 8)
         if plan and played(log, a, b) < want:
             plan.append((a, b, want))
     return plan
+
+
+def _half_width(ratings: Ratings | None, a: str, b: str) -> float:
+    """The 95% half-width of ``b - a`` in ``ratings``; infinite where they do not rate both (a level not linked yet)."""
+    if ratings is None:
+        return math.inf
+    try:
+        return ratings.difference(b, a)[1]
+    except ValueError:  # not rated by this fit
+        return math.inf
 
 
 def machine() -> str:
@@ -98,11 +127,64 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
 
 
-def publish(ladder: Ladder, log: list[GameResult], command: str, target: float, plot: bool = True) -> Ratings:
+def engines_used(ladder: Ladder, about: dict[str, dict[str, str]] | None = None) -> dict[str, dict[str, str]]:
+    """What the table says of each external engine: source, commit, build, and the binary's ``ABOUT``.
+
+    ``about`` holds what the engines answered in this run; an engine not asked keeps what
+    the table already says (a refit plays nothing and starts no engine).
+    """
+    from boardgame_envs.gomocup.engines import KNOWN
+
+    old: dict[str, Any] = {}
+    if ladder.table_path.exists():
+        try:
+            old = json.loads(ladder.table_path.read_text()).get("engines", {})
+        except (json.JSONDecodeError, AttributeError):
+            old = {}
+    out = {}
+    for name in ladder.engines:
+        info = KNOWN.get(name)
+        entry = {} if info is None else {"source": info.source, "commit": info.commit, "build": info.build,
+                                         "notes": info.notes}  # fmt: skip
+        answered = (about or {}).get(name) or old.get(name, {}).get("about")
+        if answered:
+            entry["about"] = answered
+        out[name] = entry
+    return out
+
+
+def prepare_engines(ladder: Ladder, plan: list[tuple[str, str, int]]) -> dict[str, dict[str, str]]:
+    """Check the engines the planned games need: configured, honouring a node budget; returns their ``ABOUT``.
+
+    Raises ``EngineNotConfigured`` or ``NodeBudgetError`` (``ValueError``s, one line) before any game.
+    """
+    from boardgame_envs.gomocup.engines import check_node_budget, engine_path
+    from boardgame_envs.policies.registry import make_policy
+
+    about = {}
+    for name in ladder.engines:
+        needed = [s for pair in plan for s in pair[:2] if engine_of(s) == name]
+        if not needed:
+            continue
+        engine_path(name)
+        check_node_budget(min(needed, key=ladder.specs.index), rule=ladder.rule or "freestyle")
+        engine = make_policy(needed[0], seed=0)
+        try:
+            about[name] = engine.about()
+        finally:
+            engine.close()
+    return about
+
+
+def publish(
+    ladder: Ladder, log: list[GameResult], command: str, target: float, plot: bool = True,
+    about: dict[str, dict[str, str]] | None = None,
+) -> Ratings:  # fmt: skip
     """Refit from the log, write the table (and the plot); returns the ratings."""
     ratings = rate_ladder(ladder, log)
     pair_games = {(a, b): played(log, a, b) for a, b in zip(ladder.specs, ladder.specs[1:])}
-    write_table(ladder, ratings, log, pair_games, target, command, machine(), games_needed)
+    write_table(ladder, ratings, log, pair_games, target, command, machine(), games_needed,
+                engines_used(ladder, about))  # fmt: skip
     if plot:
         write_plot(ladder)
     return ratings
@@ -125,9 +207,10 @@ def build(
     trim_torn_line(log_path)
     log = read_log(log_path)
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
-    ratings = rate_ladder(ladder, log) if ladder_results(ladder, log) and _connected(ladder, log) else None
+    ratings = rate_linked(ladder, log)
     rounds = 0
     env_fn = ladder.env_fn()
+    about = prepare_engines(ladder, plan_round(ladder, log, ratings, chunk, target))
     with Workers(jobs, backend) as workers:
         while max_rounds is None or rounds < max_rounds:
             plan = plan_round(ladder, log, ratings, chunk, target)
@@ -146,12 +229,13 @@ def build(
                     break
             bar.close()
             rounds += 1
-            ratings = publish(ladder, log, command, target, plot) if _connected(ladder, log) else None
+            ratings = publish(ladder, log, command, target, plot, about) if _connected(ladder, log) else None
+            ratings = ratings or rate_linked(ladder, log)
             if deadline is not None and time.monotonic() > deadline:
                 break
-    if ratings is None and _connected(ladder, log):
-        ratings = publish(ladder, log, command, target, plot)
-    return ratings
+    if _connected(ladder, log) and not rounds:
+        ratings = publish(ladder, log, command, target, plot, about)
+    return ratings if _connected(ladder, log) else None
 
 
 def players(ladder: Ladder, task: Task) -> tuple[str, str]:
@@ -199,11 +283,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=None, help="stop after the game in play when this much time has passed")
     parser.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game played to DIR as SGF")
+    parser.add_argument("--engine", metavar="NAME=PATH", action="append", default=[],
+                        help="the binary of an external level's engine, e.g. rapfi=/opt/rapfi/pbrain-rapfi "
+                        "(or set BOARDGAME_ENVS_RAPFI)")  # fmt: skip
     parser.add_argument("--fit-only", action="store_true", help="play nothing: refit the table and plot from the log")
     parser.add_argument("--no-plot", action="store_true")
     try:
         args = parser.parse_args(argv)
         _check_arguments(args)
+        for option in args.engine:
+            configure_from(option)
         ladder = LADDERS[args.ladder]
         command = f"python -m boardgame_envs.ladder.build {ladder.name} --jobs 2"  # the games do not depend on --jobs
         if args.fit_only:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from boardgame_envs.cliargs import add_engine_argument
+
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", metavar="GAME", help="tictactoe, gomoku (15x15, or --board-size 8 or 9), renju or connect_four; or a ladder name: gomoku8, gomoku9, gomoku15")
@@ -48,6 +50,7 @@ def add_rate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--precision", type=float, default=None, metavar="ELO",
                         help="stop early once the 95%% interval is at most ±ELO")  # fmt: skip
     parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game to DIR as SGF")
+    add_engine_argument(parser)
 
 
 def run_rate(args: argparse.Namespace) -> int:

@@ -8,6 +8,13 @@ that neighbours stand roughly 100-250 Elo apart; the fitted ratings ship as pack
 data next to this module (``data/LADDER.json``), written by
 ``python -m boardgame_envs.ladder.build LADDER``.
 
+The 15x15 ladders go on above the built-in top with **external levels**: an engine the
+user builds (Rapfi, never bundled) at fixed node budgets and one thread, named by spec
+(``engine:rapfi:nodes=16000,threads=1``) and found through ``--engine rapfi=PATH`` or
+``BOARDGAME_ENVS_RAPFI`` (:mod:`boardgame_envs.gomocup.engines`). They are rated on the
+same scale by the same build; ``levels()`` lists them (``level.external``), and ``rate``
+climbs into them only where their engine is configured.
+
 ``make_policy("level:renju/5")`` builds a level (see :func:`level_policy`).
 """
 
@@ -83,10 +90,18 @@ class Ladder:
     def level_name(self, index: int) -> str:
         return f"{self.name}/{index}"
 
+    @property
+    def engines(self) -> tuple[str, ...]:
+        """The external engines the ladder's levels name, in order of first use (none for most ladders)."""
+        return tuple(dict.fromkeys(e for e in map(engine_of, self.specs) if e is not None))
+
 
 @dataclass(frozen=True)
 class Level:
-    """A rated level: ``spec`` builds it (``make_policy(level.spec)``); ``low``..``high`` is its 95% interval."""
+    """A rated level: ``spec`` builds it (``make_policy(level.spec)``); ``low``..``high`` is its 95% interval.
+
+    ``engine`` names the external engine an external level needs (``"rapfi"``), None for a built-in level.
+    """
 
     name: str
     index: int
@@ -95,6 +110,18 @@ class Level:
     low: float
     high: float
     games: int
+    engine: str | None = None
+
+    @property
+    def external(self) -> bool:
+        """Whether the level is an external engine's, playable only where that engine is configured."""
+        return self.engine is not None
+
+
+def engine_of(spec: str) -> str | None:
+    """The engine an external level's spec names (``"engine:rapfi:nodes=4000"`` -> ``"rapfi"``); None if built-in."""
+    kind, _, rest = spec.partition(":")
+    return rest.partition(":")[0] if kind == "engine" else None
 
 
 def _greedy(*epsilons: float) -> tuple[str, ...]:
@@ -111,12 +138,22 @@ def _greedy(*epsilons: float) -> tuple[str, ...]:
 _AB_TOP = ("alphabeta:nodes=1000", "alphabeta:nodes=4000", "alphabeta:nodes=16000,depth=12")
 _LEVELS_9 = ("random", *_greedy(0.9, 0.75, 0.6, 0.45, 0.3, 0.2, 0.1, 0.05, 0), *_AB_TOP)  # 8x8 and 9x9
 _LEVELS_15 = ("random", *_greedy(0.98, 0.93, 0.8, 0.65, 0.5, 0.38, 0.27, 0.18, 0.1, 0.05, 0), *_AB_TOP)
+
+
+def _rapfi(*nodes: int) -> tuple[str, ...]:
+    return tuple(f"engine:rapfi:nodes={n},threads=1" for n in nodes)
+
+
+# External levels above the built-in top: Rapfi (classic evaluation, one thread; see
+# boardgame_envs.gomocup.engines.KNOWN for the commit and build) at fixed node budgets. A node
+# budget and one thread make it the same player on every machine (it plays the same moves twice).
+_RAPFI_15 = _rapfi(2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000)
 LADDERS: dict[str, Ladder] = {
     "tictactoe": Ladder("tictactoe", "tictactoe", 3, "freestyle", ("random", *_greedy(0.7, 0.4, 0.15), "perfect")),
     "gomoku8": Ladder("gomoku8", "gomoku", 8, "freestyle", _LEVELS_9),
     "gomoku9": Ladder("gomoku9", "gomoku", 9, "freestyle", _LEVELS_9),
-    "gomoku15": Ladder("gomoku15", "gomoku", 15, "freestyle", _LEVELS_15),
-    "renju": Ladder("renju", "gomoku", 15, "renju", _LEVELS_15),
+    "gomoku15": Ladder("gomoku15", "gomoku", 15, "freestyle", (*_LEVELS_15, *_RAPFI_15)),
+    "renju": Ladder("renju", "gomoku", 15, "renju", (*_LEVELS_15, *_RAPFI_15)),
     # Connect four (games from two random moves): the one-ply player with random moves, then the
     # protocol's MCTS-Solver, then its alpha-beta by nodes (on the development machine 16,000 nodes
     # take about 0.3 s a move). mcts:simulations=200 was a level at first and rated level with
@@ -168,16 +205,22 @@ def load_table(ladder: Ladder) -> dict[str, Any]:
         raise LadderError(
             f"ladder {ladder.name!r} has no ratings yet; build them: python -m boardgame_envs.ladder.build {ladder.name}"
         ) from None
-    if [lv["spec"] for lv in table["levels"]] != list(ladder.specs):
+    rated = [lv["spec"] for lv in table["levels"]]
+    unrated = ladder.specs[len(rated) :]
+    if rated != list(ladder.specs[: len(rated)]) or any(engine_of(spec) is None for spec in unrated):
         raise LadderError(f"the table {ladder.table_path} rates other levels than ladder {ladder.name!r} defines; rebuild it")
-    return table
+    return table  # external levels not rated yet are left out until a build with their engine rates them
 
 
 def levels(game: str, rule: str | None = None, board_size: int | None = None) -> list[Level]:
-    """The rated levels of a game's ladder, weakest first (level 0, uniform random, is pinned at 0 Elo)."""
+    """The rated levels of a game's ladder, weakest first (level 0, uniform random, is pinned at 0 Elo).
+
+    External levels (an engine's, ``level.external``) come after the built-in ones; they are
+    listed whether or not their engine is configured here (``rate`` plays them only where it is).
+    """
     ladder = ladder_for(game, rule, board_size)
     return [
-        Level(ladder.level_name(i), i, lv["spec"], lv["elo"], lv["low"], lv["high"], lv["games"])
+        Level(ladder.level_name(i), i, lv["spec"], lv["elo"], lv["low"], lv["high"], lv["games"], engine_of(lv["spec"]))
         for i, lv in enumerate(load_table(ladder)["levels"])
     ]
 

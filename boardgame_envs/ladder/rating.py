@@ -54,6 +54,7 @@ class Rating:
     interrupted: bool = False
     top: Level | None = None
     bottom: Level | None = None
+    above: str = ""  # levels the ladder has above ``top`` that were not played here, and how to play them
 
     @property
     def half_width(self) -> float:
@@ -90,6 +91,8 @@ class Rating:
         lines = [head, f"  {'level':<16}{'wins':>6}{'draws':>7}{'losses':>8}"]
         for name, (w, d, l) in self.per_level.items():
             lines.append(f"  {name:<16}{w:>6}{d:>7}{l:>8}")
+        if self.above and self.top is not None and self.elo >= self.top.elo:  # the built-in top cannot place it
+            lines.append(f"  note: {self.above}")
         return "\n".join(lines)
 
 
@@ -131,17 +134,18 @@ def _ends(table: list[Level]) -> tuple[Level, Level]:
 class Walk:
     """``rate``'s choice of opponents and its running estimate, apart from how the games are played.
 
-    It starts at the middle level; :meth:`record` counts a game, :meth:`advance`
+    It starts at ``start`` (default the middle level); :meth:`record` counts a game, :meth:`advance`
     fits the games so far and moves to the level nearest the estimate. The coverage
     simulation (``baselines/rate_coverage.py``) drives the same object with scores
     drawn from the Elo model.
     """
 
-    def __init__(self, table: list[Level]) -> None:
+    def __init__(self, table: list[Level], start: Level | None = None) -> None:
         self.table = table
-        self.opponent = table[len(table) // 2]
+        self.opponent = start or table[len(table) // 2]
         self.per_level: dict[str, list[int]] = {}
         self.games = 0
+        self.above = ""  # the ladder's levels above this table's top that cannot be played here (see playable_levels)
 
     def record(self, score: float) -> None:
         """One game against the current opponent: the agent's score, 1, 0.5 or 0."""
@@ -162,7 +166,8 @@ class Walk:
     def rating(self, policy: str, ladder: str, est: Estimate, interrupted: bool = False) -> Rating:
         per_level = {lv.name: list(self.per_level[lv.name]) for lv in self.table if lv.name in self.per_level}
         bottom, top = _ends(self.table)
-        return Rating(policy, ladder, est.elo, est.low, est.high, self.games, per_level, interrupted, top, bottom)
+        return Rating(policy, ladder, est.elo, est.low, est.high, self.games, per_level, interrupted, top, bottom,
+                      self.above)  # fmt: skip
 
 
 def rate(
@@ -186,13 +191,15 @@ def rate(
     if precision is not None and not precision > 0:
         raise ValueError(f"precision must be a positive number of Elo, got {precision!r}")
     ladder = ladder_for(game, rule, board_size)
-    table = levels(game, rule, board_size)
+    table, above = playable_levels(levels(game, rule, board_size))
     env_fn = ladder.env_fn()
     _check_policy(policy, env_fn)
     name = spec_name(policy)
     rng = np.random.default_rng(seed)
     pairs = math.ceil(games / 2)
-    walk = Walk(table)
+    builtin = [lv for lv in table if not lv.external]
+    walk = Walk(table, start=builtin[len(builtin) // 2])  # the middle of the built-in levels, engines or not
+    walk.above = above
     rating = walk.rating(name, ladder.name, Estimate(math.nan, -math.inf, math.inf))
     if save_games is not None:
         games_dir(save_games)
@@ -227,6 +234,42 @@ def rate(
         return walk.rating(name, ladder.name, walk.estimate(), True)  # the games of an unfinished batch count too
     bar.close()
     return rating
+
+
+def playable_levels(table: list[Level]) -> tuple[list[Level], str]:
+    """The levels ``rate`` can play here, and a note on the external levels it cannot ("" if none).
+
+    An external level is playable where its engine is configured (``--engine NAME=PATH`` or
+    ``BOARDGAME_ENVS_NAME``); the engine is then checked once to honour a node budget
+    (:func:`~boardgame_envs.gomocup.engines.check_node_budget`), so that a binary that is not
+    the published player fails before any game instead of faking a rating.
+    """
+    from boardgame_envs.gomocup.engines import check_node_budget, configured, variable
+
+    missing = sorted({lv.engine for lv in table if lv.external and not configured(lv.engine)})
+    playable = [lv for lv in table if not lv.external or lv.engine not in missing]
+    checked = set()
+    for lv in playable:
+        if lv.external and lv.engine not in checked:
+            check_node_budget(lv.spec, rule=_rule_of(lv))
+            checked.add(lv.engine)
+    if not missing:
+        return playable, ""
+    skipped = [lv for lv in table if lv.engine in missing]
+    engines = ", ".join(missing)
+    how = " or ".join(f"--engine {e}=PATH (or {variable(e)})" for e in missing)
+    note = (
+        f"the ladder goes on above with external levels {skipped[0].name} .. {skipped[-1].name} "
+        f"(up to {skipped[-1].elo:+.0f}, engine {engines}), not played here: build the engine "
+        f"(docs/engines.md) and pass {how} to climb into them"
+    )
+    return playable, note
+
+
+def _rule_of(level: Level) -> str:
+    from boardgame_envs.ladder.ladders import LADDERS
+
+    return LADDERS[level.name.partition("/")[0]].rule or "freestyle"
 
 
 def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:

@@ -29,6 +29,7 @@ REGENERATE = "python -m boardgame_envs.ladder.report --docs docs/evaluation.md"
 def write_table(
     ladder: Ladder, ratings: Ratings, log: list[GameResult], pair_games: dict[tuple[str, str], int], target: float,
     command: str, machine: str, games_needed: Callable[[int, float, float], int],
+    engines: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Write ``data/LADDER.json``: every level's Elo and interval, every adjacent difference's, how it was made."""
     specs = set(ladder.specs)
@@ -53,6 +54,8 @@ def write_table(
         "updated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "levels": rows, "adjacent": adjacent,
     }  # fmt: skip
+    if engines:
+        table["engines"] = engines  # the external levels' engines: source, commit, build, what the binary said
     ladder.table_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = ladder.table_path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(table, indent=1) + "\n")
@@ -70,7 +73,7 @@ def format_table(ladder: Ladder | str, markdown: bool = False) -> str:
     rows = []
     for i, (lv, step) in enumerate(zip(table["levels"], steps)):
         rows.append((
-            f"{ladder.name}/{i}", lv["spec"], f"{lv['elo']:+.0f}", f"{lv['low']:+.0f} .. {lv['high']:+.0f}",
+            f"{ladder.name}/{i}" + ("*" if lv["spec"].startswith("engine:") else ""), lv["spec"], f"{lv['elo']:+.0f}", f"{lv['low']:+.0f} .. {lv['high']:+.0f}",
             "" if step is None else f"{step['diff']:+.0f}", "" if step is None else f"±{step['half_width']:.0f}",
             str(lv["games"]),
         ))  # fmt: skip
@@ -81,7 +84,39 @@ def format_table(ladder: Ladder | str, markdown: bool = False) -> str:
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]
     fmt = "  ".join(f"{{:{'<' if k < 2 else '>'}{w}}}" for k, w in enumerate(widths))
     footer = f"regenerate: {table['command']}  (machine: {table['machine']})"
-    return "\n".join([title, fmt.format(*head), *(fmt.format(*r) for r in rows), footer])
+    notes = external_notes(ladder, table)
+    return "\n".join([title, fmt.format(*head), *(fmt.format(*r) for r in rows), *notes, footer])
+
+
+def external_notes(ladder: Ladder, table: dict[str, Any]) -> list[str]:
+    """Lines on the ladder's external levels: which they are, the engine's build, how to play them."""
+    from boardgame_envs.gomocup.engines import KNOWN, configured, variable
+    from boardgame_envs.ladder.ladders import engine_of
+
+    lines = []
+    rated = len(table["levels"])
+    for name in ladder.engines:
+        indices = [i for i, spec in enumerate(ladder.specs) if engine_of(spec) == name]
+        first, last = indices[0], indices[-1]
+        info = table.get("engines", {}).get(name, {})
+        known = KNOWN.get(name)
+        build = ", ".join(
+            x for x in (info.get("commit", known.commit if known else "")[:10], known.notes if known else "") if x
+        )
+        state = "configured here" if configured(name) else (
+            f"not configured here: build it (docs/engines.md) and pass --engine {name}=PATH or set {variable(name)}"
+        )  # fmt: skip
+        lines.append(
+            f"external levels {ladder.name}/{first} .. {ladder.name}/{last} (marked *): {name}"
+            + (f" (commit {build})" if build else "") + f"; {state}"
+        )
+        unrated = [i for i in indices if i >= rated]
+        if unrated:
+            lines.append(
+                f"not rated yet: {', '.join(f'{ladder.name}/{i}' for i in unrated)} "
+                f"(python -m boardgame_envs.ladder.build {ladder.name} --engine {name}=PATH)"
+            )
+    return lines
 
 
 def write_plot(ladder: Ladder | str, path: Path | str | None = None) -> Path:

@@ -273,6 +273,9 @@ def _register_builtins() -> None:
              "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
     register("pbrain", "boardgame_envs.gomocup.engine:GomocupEngine.from_spec",
              "a Gomocup engine (pbrain-*) as a subprocess", target="PATH")  # fmt: skip
+    register("engine", "boardgame_envs.gomocup.engines:named_engine",
+             "an external engine by name (--engine NAME=PATH or BOARDGAME_ENVS_NAME), e.g. engine:rapfi:nodes=16000",
+             target="NAME")  # fmt: skip
     register("level", "boardgame_envs.ladder.ladders:level_policy",
              "a calibrated ladder level, e.g. level:renju/5", target="LADDER/N")  # fmt: skip
     register("pretrained", "boardgame_envs.alphazero.policy:NetworkPolicy.from_pretrained",

@@ -19,7 +19,8 @@ MODE says otherwise:
   answer and then reads the argument as a command (``ERROR Unknown command: 10,3``);
 * ``stubborn``: ignores SIGTERM and ``END`` and never answers a move (SIGKILL ends it);
 * ``escape``: its ``ABOUT`` name and its ``MESSAGE`` lines hold terminal escape sequences;
-* ``lazyrestart SECONDS``: waits that long before it answers ``RESTART``.
+* ``lazyrestart SECONDS``: waits that long before it answers ``RESTART``;
+* ``random``: plays a random empty point (a different game every run).
 
 With ``FAKE_PBRAIN_PIDS`` set to a folder, it writes an empty file named after its pid
 there; with ``FAKE_PBRAIN_CHILD=1`` it first starts ``sleep 300`` (inheriting its pipes,
@@ -86,6 +87,13 @@ def move():
     if mode == "slow":
         time.sleep(float(arg))
     say("MESSAGE \x1b[2J\x1b]2;owned\x07thinking" if mode == "escape" else "MESSAGE thinking")
+    if mode == "random":
+        import random
+
+        x, y = random.SystemRandom().choice([(x, y) for y in range(size) for x in range(size) if (x, y) not in stones])
+        stones.add((x, y))
+        moves_made += 1
+        return say(f"{x},{y}")
     for y in range(size):
         for x in range(size):
             if (x, y) not in stones:

@@ -112,4 +112,5 @@ def test_which_games_a_ladder_plays_is_pinned():
     log += [GameResult(y, z, i, i % 2 == 0, 0.5, 9) for i in range(20)] + [GameResult(x, z, i, i % 2 == 0, 0.0, 7) for i in range(4)]
     assert plan_round(TINY, [], None, 20, 50) == [(x, y, 20), (y, z, 20), (x, z, 6)]
     assert plan_round(TINY, log, Widths(), 20, 50) == [(x, y, 40), (x, z, 10)]
-    assert plan_round(TINY, log, None, 6, 50) == [(x, y, 30), (y, z, 24), (x, z, 8)]
+    # A pair two levels apart gets a quarter of the games of the fewer-played pair it spans (18 + 6 -> 6).
+    assert plan_round(TINY, log, None, 6, 50) == [(x, y, 30), (y, z, 24), (x, z, 6)]
