@@ -48,6 +48,7 @@ class GameResult:
     score: float
     moves: int
     opening: list[int] = field(default_factory=list)
+    fault: str = ""  # the loser forfeited: its fault ("timeout", "crash", "bad answer", ...); "" for a game played out
 
 
 def game_seed(a: str, b: str, index: int) -> int:
@@ -117,7 +118,8 @@ def result_of(task: Task, record: GameRecord) -> GameResult:
     a_colour = BLACK if task.a_first else WHITE
     score = 0.5 if record.winner == 0 else (1.0 if record.winner == a_colour else 0.0)
     moves = len(record.moves) - record.opening_moves
-    return GameResult(task.names[0], task.names[1], task.index, task.a_first, score, moves, list(task.opening))
+    fault = (record.fault or "forfeit") if record.forfeit else ""
+    return GameResult(task.names[0], task.names[1], task.index, task.a_first, score, moves, list(task.opening), fault)
 
 
 def _play(job: tuple[Callable[[], Any], Task, tuple[str, str] | None]) -> GameRecord:
@@ -164,7 +166,10 @@ def trim_torn_line(path: Path) -> None:
 def append_log(path: Path, result: GameResult) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as fh:
-        fh.write(json.dumps(asdict(result)) + "\n")
+        line = asdict(result)
+        if not line["fault"]:
+            del line["fault"]  # most games: the line as it always was
+        fh.write(json.dumps(line) + "\n")
         fh.flush()
 
 

@@ -54,6 +54,7 @@ def write_table(
         "updated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "levels": rows, "adjacent": adjacent,
     }  # fmt: skip
+    table["forfeits"] = sum(1 for r in played if r.fault)  # games lost by a fault (an engine's crash, timeout, ...)
     if engines:
         table["engines"] = engines  # the external levels' engines: source, commit, build, what the binary said
     ladder.table_path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,6 +86,8 @@ def format_table(ladder: Ladder | str, markdown: bool = False) -> str:
     fmt = "  ".join(f"{{:{'<' if k < 2 else '>'}{w}}}" for k, w in enumerate(widths))
     footer = f"regenerate: {table['command']}  (machine: {table['machine']})"
     notes = external_notes(ladder, table)
+    if table.get("forfeits"):
+        notes.append(f"{table['forfeits']} games were lost by a fault, not played out (the log's 'fault' field)")
     return "\n".join([title, fmt.format(*head), *(fmt.format(*r) for r in rows), *notes, footer])
 
 

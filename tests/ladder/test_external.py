@@ -14,6 +14,7 @@ from boardgame_envs.ladder.build import build, plan_round, rate_linked
 from boardgame_envs.ladder.games import GameResult, read_log
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, engine_of, levels, load_table
 from boardgame_envs.ladder.rating import Rating, playable_levels
+from boardgame_envs.ladder.report import format_table
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "gomocup"))
 from gomocup_helpers import launcher  # noqa: E402  (the fake engines of the Gomocup tests)
@@ -115,3 +116,13 @@ def test_an_external_level_without_its_engine_is_one_line_on_the_command_line(ex
     assert "\n" not in err and "engine 'fake' is not configured" in err
     assert main(["rate", "random", "gomoku", "--engine", "fake=/no/such/file"]) == 2
     assert "no file at /no/such/file" in capsys.readouterr().err
+
+
+def test_a_game_lost_by_a_fault_is_logged_as_such(ext9, tmp_path, monkeypatch):
+    monkeypatch.setenv("BOARDGAME_ENVS_FAKE", launcher(tmp_path, "fixed", "0,0"))  # plays 0,0 again: illegal
+    monkeypatch.setattr("boardgame_envs.ladder.build.prepare_engines", lambda ladder, plan: {})
+    build(ext9, chunk=2, max_rounds=1, plot=False)
+    faults = [r.fault for r in read_log(ext9.log_path) if FAKE_LEVEL in (r.a, r.b)]
+    assert faults and all(f == "illegal move" for f in faults)  # its second move is on its first: every game
+    assert json.loads(ext9.table_path.read_text())["forfeits"] == sum(1 for f in faults if f)
+    assert f"{len(faults)} games were lost by a fault" in format_table(ext9)
