@@ -50,43 +50,115 @@ and the game ends; the offender's info holds ``illegal_action=True`` and the
 for an agent still playing) raises ``ActionOutOfBoundsError``, which is both
 PettingZoo's ``AssertionError`` and a ``ValueError``, naming the legal points.
 
+Opening rules
+-------------
+``opening_rule`` (default None: play from the empty board) plays the game as
+tournaments do, under an opening rule of :mod:`boardgame_envs.games.opening_rules`:
+``"soosorv1"`` .. ``"soosorv8"``, ``"taraguchi1"`` .. ``"taraguchi10"`` and
+``"rif"`` under renju (odd boards; Taraguchi from 9x9), ``"swap2"`` under
+freestyle and standard; ``True`` takes the rule's default (``"soosorv8"``
+under renju, ``"swap2"`` otherwise). Another name, or a rule of the other
+kind of game, raises ``ValueError`` listing the valid ones. Then:
+
+* the agents are the seats ``["player_0", "player_1"]`` (``player_0`` acts
+  first) for the whole game; the swaps decide which colour each plays, and
+  each agent's ``info`` holds ``"color"`` (``"black"``/``"white"``) and
+  ``"phase"`` (``"stone"``, ``"swap"``, ``"declare"``, ``"choice"``,
+  ``"swap2"``, ``"colour"``, ``"offer"``, ``"choose"``, ``"play"``);
+* actions are ``Discrete(N * N + D)``: the points, then the rule's ``D``
+  decisions (``"swap"``, ``"keep"``, ``"offers=K"``; Swap2's ``"black"``,
+  ``"white"``, ``"more"``); ``env.unwrapped.game.action_name(a)`` names one;
+  the mask holds exactly the actions of the phase (zones, symmetric offers
+  refused, black's forbidden points);
+* the observation adds to the planes above (seen from the colour the agent
+  holds) the offered fifth moves, "I hold black", "I am to act", the phase
+  one-hot and, under Soosõrv, the declared number of offers (the layout:
+  :mod:`boardgame_envs.games.opening_game`);
+* an illegal action raises ``IllegalMoveError`` naming the phase under
+  ``raw_env()`` and loses under ``env()``, as in the plain game; ``"ansi"``
+  shows the phase, the colours and the offered stones;
+* ``reset(options={"opening": "h8 h9 i9 keep ..."})`` plays those actions
+  (points and decisions) from the start.
+
 Version history: v0, first release; during 0.1.0 the default ``rule`` became
 ``"renju"`` (it was ``"freestyle"``), the catalog's default for gomoku, which
-``demo``, ``arena``, ``play``, ``ladder`` and ``rate`` share.
+``demo``, ``arena``, ``play``, ``ladder`` and ``rate`` share; ``opening_rule``
+came in 0.1.0 as well.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from gymnasium.utils import EzPickle
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from boardgame_envs.envs.board_env import BoardEnv
+from boardgame_envs.envs.opening_env import OpeningRuleEnv
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import GAMES
 
 AGENTS = ("black_0", "white_0")
+SEATS = ("player_0", "player_1")  # under an opening rule: seats, whose colours the opening decides
 GAME = GAMES["gomoku"]
 MIN_BOARD_SIZE, MAX_BOARD_SIZE = GAME.sizes
 
 
 def env(
     board_size: int = GAME.default_size, win_length: int = GAME.default_win_length, rule: str | None = None,
-    render_mode: str | None = None,
-) -> OrderEnforcingWrapper:
+    opening_rule: Any = None, render_mode: str | None = None,
+) -> OrderEnforcingWrapper:  # fmt: skip
     """Gomoku wrapped in PettingZoo's standard safety wrappers."""
-    e = raw_env(board_size=board_size, win_length=win_length, rule=rule, render_mode=render_mode)
+    e = raw_env(board_size=board_size, win_length=win_length, rule=rule, opening_rule=opening_rule,
+                render_mode=render_mode)  # fmt: skip
     return safety_wrap(e)
 
 
+def _arguments(
+    board_size: int = GAME.default_size, win_length: int = GAME.default_win_length, rule: str | None = None,
+    opening_rule: Any = None, render_mode: str | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """``raw_env``'s arguments by name (how ``__new__`` reads them)."""
+    return {"board_size": board_size, "win_length": win_length, "rule": rule, "opening_rule": opening_rule,
+            "render_mode": render_mode}  # fmt: skip
+
+
 class raw_env(BoardEnv):  # noqa: N801 (PettingZoo's module convention)
-    """Gomoku without wrappers; illegal moves raise ``IllegalMoveError``."""
+    """Gomoku without wrappers; illegal moves raise ``IllegalMoveError``.
+
+    With an ``opening_rule`` the env is an :class:`opening_raw_env` (the
+    generic env over the opening-rule game): the plain game keeps its own
+    fast path untouched.
+    """
 
     metadata = {**BoardEnv.metadata, "name": "gomoku_v0"}
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is raw_env:
+            arguments = _arguments(*args, **kwargs)
+            if arguments["opening_rule"] is not None and arguments["opening_rule"] is not False:
+                return opening_raw_env(**arguments)
+        return super().__new__(cls)
+
     def __init__(
         self, board_size: int = GAME.default_size, win_length: int = GAME.default_win_length,
-        rule: str | None = None, render_mode: str | None = None,
+        rule: str | None = None, opening_rule: Any = None, render_mode: str | None = None,
     ) -> None:  # fmt: skip
         EzPickle.__init__(self, board_size=board_size, win_length=win_length, rule=rule, render_mode=render_mode)
         game = GAME.game(board_size, win_length, rule)
         super().__init__(game, AGENTS, 5 if game.is_renju else 4, render_mode)
+
+
+class opening_raw_env(OpeningRuleEnv):  # noqa: N801 (PettingZoo's module convention)
+    """Gomoku under an opening rule, without wrappers: what ``raw_env(opening_rule=...)`` returns."""
+
+    metadata = {**OpeningRuleEnv.metadata, "name": "gomoku_v0"}
+
+    def __init__(
+        self, board_size: int = GAME.default_size, win_length: int = GAME.default_win_length,
+        rule: str | None = None, opening_rule: Any = True, render_mode: str | None = None,
+    ) -> None:  # fmt: skip
+        EzPickle.__init__(self, board_size=board_size, win_length=win_length, rule=rule, opening_rule=opening_rule,
+                          render_mode=render_mode)  # fmt: skip
+        game = GAME.game(board_size, win_length, rule, opening_rule)
+        super().__init__(game, SEATS, render_mode)

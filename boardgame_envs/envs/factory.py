@@ -11,16 +11,18 @@ from boardgame_envs.games.catalog import game_info
 
 def make_env(
     game: str, board_size: int | None = None, win_length: int | None = None, rule: str | None = None,
-    raw: bool = False, render_mode: str | None = None,
+    raw: bool = False, render_mode: str | None = None, opening_rule: Any = None,
 ) -> Any:  # fmt: skip
     """A PettingZoo AEC env of a catalog game (``"tictactoe"``, ``"gomoku"``, ``"renju"``, ``"connect_four"``).
 
     None takes the game's default (gomoku: 15x15 renju); arguments that do not apply to
     the game (a board size for tic-tac-toe) raise ``ValueError``. ``raw=True`` returns
     ``raw_env`` (illegal moves raise) instead of ``env`` (PettingZoo's wrappers).
+    ``opening_rule`` (gomoku and renju: ``"soosorv8"``, ``"taraguchi10"``, ``"rif"``,
+    ``"swap2"``, or True for the rule's default) plays the game under that opening rule.
     """
     info = game_info(game)
-    kwargs = info.env_kwargs(info.game(board_size, win_length, rule))
+    kwargs = info.env_kwargs(info.game(board_size, win_length, rule, opening_rule))
     module = info.env_module
     return (module.raw_env if raw else module.env)(render_mode=render_mode, **kwargs)
 

@@ -4,9 +4,9 @@
 >>> env = gymnasium.make("boardgame_envs/TicTacToe-v0", opponent="mcts")
 
 Ids: ``boardgame_envs/TicTacToe-v0``, ``boardgame_envs/Gomoku-v0`` (kwargs
-``board_size``, ``win_length``, ``rule``; default 15x15 renju, as everywhere in the
+``board_size``, ``win_length``, ``rule``, ``opening_rule``; default 15x15 renju, as everywhere in the
 package) and ``boardgame_envs/Renju-v0`` (15x15 renju, fixed: other sizes or rules
-raise). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`. Gymnasium 1.x does not import packages for you: run
+raise; ``opening_rule`` applies). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`. Gymnasium 1.x does not import packages for you: run
 ``import boardgame_envs`` first, or write the id as
 ``"boardgame_envs:boardgame_envs/TicTacToe-v0"`` (Gymnasium imports the part
 before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
@@ -19,6 +19,14 @@ before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
   own view encoded exactly like the learner's observations (same space), so a
   frozen copy of the learner plays as it is: self-play. ``set_opponent``
   swaps it between episodes (also through ``VecEnv.env_method``).
+* ``opening_rule`` (gomoku and renju): a tournament opening rule (``"soosorv8"``,
+  ``"taraguchi10"``, ``"rif"``, ``"swap2"``, or True for the rule's default; see
+  :mod:`boardgame_envs.gomoku_v0`). The learner and the opponent then take every
+  decision of the opening (swaps, offers, the choice) through the same actions,
+  and ``seat`` names the learner's seat, not its colour; ``info["color"]`` and
+  ``info["phase"]`` say what it holds and where the game stands.
+  ``gymnasium.make_vec`` with an opening rule runs the single-agent envs in turn
+  (Gymnasium's ``SyncVectorEnv``): the batched engine plays the plain games only.
 * ``seat``: ``"first"``, ``"second"`` or ``"random"`` (drawn from ``np_random``,
   so ``reset(seed=...)`` fixes it); on a seeded reset the opponent's generator
   (its ``rng`` attribute, which all built-in policies have) is reseeded from
@@ -50,7 +58,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from boardgame_envs.games.catalog import GAMES, game_info
+from boardgame_envs.games.catalog import GAMES, game_info, load
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy
@@ -102,12 +110,14 @@ class BoardGameEnv(gymnasium.Env):
         channels_first: bool = False,
         flatten: bool = False,
         render_mode: str | None = None,
+        opening_rule: Any = None,
     ) -> None:
         info = game_info(game)
         check_view_options(seat, illegal_action, channels_first, flatten)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi', 'rgb_array' or 'human'")
-        rules = info.game(board_size, win_length, rule)  # arguments that do not apply, or are out of range, fail here
+        # Arguments that do not apply, or are out of range, fail here.
+        rules = info.game(board_size, win_length, rule, opening_rule)
         self.aec = info.env_module.raw_env(render_mode=render_mode, **info.env_kwargs(rules))
         self.render_mode = render_mode
         self.seat = seat
@@ -170,7 +180,9 @@ class BoardGameEnv(gymnasium.Env):
         return self.aec.game_state.legal_mask()
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), **extra}
+        # Under an opening rule the AEC env's info says the colour the learner holds and the phase.
+        told = self.aec.infos.get(self.learner, {}) if self.aec.agents else {}
+        return {"action_mask": self.action_masks(), **told, **extra}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         """Start a game; the opponent moves first if it is its turn (the learner's seat is second).
@@ -188,7 +200,7 @@ class BoardGameEnv(gymnasium.Env):
             self._reseed_opponent(int(self.np_random.integers(2**31)))
         seat = self.seat if self.seat != "random" else ("first", "second")[int(self.np_random.integers(2))]
         self.learner = self.aec.possible_agents[0 if seat == "first" else 1]
-        if self.aec.agent_selection != self.learner:
+        while not self.aec.game_state.terminal and self.aec.agent_selection != self.learner:
             self.aec.step(self._opponent_move())
         return self._observation(), self._info(seat=seat)
 
@@ -209,7 +221,9 @@ class BoardGameEnv(gymnasium.Env):
             self._forfeit = True
             return self._observation(), -1.0, True, False, self._info(illegal_action=True, reason=reason)
         self.aec.step(action)
-        if not state.terminal:
+        # The opponent's reply: one move, or several under an opening rule (the same player lays an
+        # opening's three stones, or all its fifth-move offers, in a row).
+        while not state.terminal and self.aec.agent_selection != self.learner:
             try:
                 reply = self._opponent_move()
             except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: the learner wins
@@ -233,15 +247,28 @@ class BoardGameEnv(gymnasium.Env):
         self.aec.close()
 
 
+def make_vector_env(num_envs: int = 1, opening_rule: Any = None, parallel: bool = False, **kwargs: Any) -> Any:
+    """The ids' vector entry point: the batched engine (:mod:`boardgame_envs.vector.gym_env`), or, with an
+    ``opening_rule``, ``num_envs`` single-agent envs in Gymnasium's ``SyncVectorEnv``."""
+    if opening_rule is None or opening_rule is False:
+        return load("boardgame_envs.vector.gym_env:BoardGameVectorEnv")(num_envs, parallel=parallel, **kwargs)
+    if parallel:
+        raise ValueError("parallel=True runs the batched engine's numba threads, which play no opening rule; "
+                         "drop it (the games under an opening rule run one after another)")  # fmt: skip
+    BoardGameEnv(opening_rule=opening_rule, **kwargs)  # the arguments checked once, here, with their own errors
+    return gymnasium.vector.SyncVectorEnv([lambda: BoardGameEnv(opening_rule=opening_rule, **kwargs)] * num_envs)
+
+
 def register_gymnasium_envs() -> None:
     """Register the Gymnasium ids; ids already registered are left alone.
 
     Each id of a game the batched engine plays also has a native vector entry point
     (``gymnasium.make_vec(id, num_envs=...)``): the batched engine of
-    :mod:`boardgame_envs.vector.gym_env`. The others vectorize with Gymnasium's "sync" mode.
+    :mod:`boardgame_envs.vector.gym_env` (:func:`make_vector_env`; under an opening
+    rule, single-agent envs in turn). The others vectorize with Gymnasium's "sync" mode.
     """
     entry = "boardgame_envs.envs.single_agent:BoardGameEnv"
-    vector_entry = "boardgame_envs.vector.gym_env:BoardGameVectorEnv"
+    vector_entry = "boardgame_envs.envs.single_agent:make_vector_env"
     ids = {env_id: {"game": name, **fixed} for name, info in GAMES.items() for env_id, fixed in info.gymnasium_ids.items()}
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:

@@ -7,6 +7,8 @@ AlphaZero defaults. Adding a game is a rules module, an env module and one
 entry in :data:`GAMES`. The gomoku entry's default rule is the package's
 flagship, renju (freestyle for a k other than five, where renju is not
 defined); each ladder names its own rule (``boardgame-envs ladder``).
+Gomoku and renju may also be played under a tournament opening rule
+(``opening_rule=``: Soosõrv-N, Taraguchi-N, RIF, Swap2).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.mnk import RULES, MNKGame
+from boardgame_envs.games.opening_game import OpeningRuleGame
+from boardgame_envs.games.opening_rules import valid_names
 
 
 def load(target: str) -> Any:
@@ -48,6 +52,7 @@ class GameInfo:
     factory: str | None = None  # "module:attribute" of a parameterless Game class (games other than m,n,k)
     batched: bool = True  # the batched engine (boardgame_envs.vector) plays it; else make_vec runs envs in turn
     alphazero: dict[str, Any] | None = None  # AlphaZeroConfig defaults of a fixed game; None: sized by the board
+    opening_rules: bool = False  # it may be played under a tournament opening rule (games/opening_rules.py)
 
     @property
     def fixed(self) -> bool:
@@ -60,13 +65,29 @@ class GameInfo:
         return importlib.import_module(f"boardgame_envs.{self.module}")
 
     def env_kwargs(self, game: Any) -> dict[str, Any]:
-        """The env module's arguments that make ``game`` (none for a fixed game)."""
+        """The env module's arguments that make ``game`` (none for a fixed game but its opening rule)."""
+        if isinstance(game, OpeningRuleGame):
+            return {**self.env_kwargs(game.base), "opening_rule": game.opening.name}
         if self.fixed:
             return {}
         return {"board_size": game.size, "win_length": game.win_length, "rule": game.rule}
 
-    def game(self, board_size: int | None = None, win_length: int | None = None, rule: str | None = None) -> Any:
-        """The Game for these arguments (None: the default); arguments that do not apply raise ``ValueError``."""
+    def game(
+        self, board_size: int | None = None, win_length: int | None = None, rule: str | None = None,
+        opening_rule: Any = None,
+    ) -> Any:  # fmt: skip
+        """The Game for these arguments (None: the default); arguments that do not apply raise ``ValueError``.
+
+        ``opening_rule`` (a name such as ``"soosorv8"`` or ``"swap2"``, or
+        True for the rule's default) plays the game under that tournament
+        opening rule (:class:`~boardgame_envs.games.opening_game.OpeningRuleGame`);
+        None or False: from the empty board.
+        """
+        if opening_rule is not None and opening_rule is not False:
+            if not self.opening_rules:
+                raise ValueError(f"{self.name} takes no opening rule (opening_rule={opening_rule!r}); gomoku and "
+                                 f"renju do: {valid_names()}")  # fmt: skip
+            return OpeningRuleGame(self.game(board_size, win_length, rule), opening_rule)
         if self.factory is not None:
             given = {"board_size": board_size, "win_length": win_length, "rule": rule}
             bad = [f"{k}={v!r}" for k, v in given.items() if v is not None]
@@ -108,13 +129,13 @@ GAMES: dict[str, GameInfo] = {
         name="gomoku", summary="N x N (5..19), k in a row; freestyle, standard or renju", module="gomoku_v0",
         pettingzoo_id="boardgame_envs/gomoku-v0", sizes=(5, 19), default_size=15, default_win_length=5,
         rules=RULES, default_rule="renju",
-        gymnasium_ids={"boardgame_envs/Gomoku-v0": {}},
+        gymnasium_ids={"boardgame_envs/Gomoku-v0": {}}, opening_rules=True,
     ),
     "renju": GameInfo(
         name="renju", summary="gomoku on 15x15 under the RIF renju rules (black's forbidden moves)",
         module="gomoku_v0", pettingzoo_id="boardgame_envs/gomoku-v0", sizes=(15, 15), default_size=15,
         default_win_length=5, rules=("renju",), default_rule="renju",
-        gymnasium_ids={"boardgame_envs/Renju-v0": {}},
+        gymnasium_ids={"boardgame_envs/Renju-v0": {}}, opening_rules=True,
     ),
     "connect_four": GameInfo(
         name="connect_four", summary="6x7, gravity, four in a row (a drop-in for PettingZoo's connect_four_v3)",

@@ -167,6 +167,13 @@ class OpeningRuleGame:
         return state
 
 
+def zone_words(zone: int | None) -> str:
+    """Where a stone of ``zone`` goes, in words: ``"at the centre"``, ``"within the central 5x5"``, ``"anywhere"``."""
+    if zone is None:
+        return "anywhere"
+    return "at the centre" if zone == 0 else f"within the central {2 * zone + 1}x{2 * zone + 1}"
+
+
 class OpeningState:
     """A position of an :class:`OpeningRuleGame`: the base position, the step of the opening, the colours.
 
@@ -232,7 +239,7 @@ class OpeningState:
             return "the opening is over: normal play"
         step = game.opening.steps[self.step]
         who = game.player_name(self.to_move)
-        where = "anywhere" if step.zone is None else f"within the central {2 * step.zone + 1}x{2 * step.zone + 1}"
+        where = zone_words(step.zone)
         stone = game.color_name(self.base.to_move)
         offered = ", ".join(point_name(a, game.size) for a in self.offers)
         text = {
@@ -303,6 +310,8 @@ class OpeningState:
         if self.board[a] != EMPTY:
             return f"{name} is occupied (by {game.color_name(int(self.board[a]))}): {phase}"
         if step.kind == STONE and not game._zones[step.zone][a]:
+            if step.zone == 0:
+                return f"{name} is not the centre ({point_name(game.points // 2, game.size)}): {phase}"
             return f"{name} is outside the central {2 * step.zone + 1}x{2 * step.zone + 1} square: {phase}"
         if step.kind == OFFER and self._twins[a]:
             if a in self.offers:
