@@ -32,8 +32,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m boardgame_envs.be
     if argv[:1] in (["-h"], ["--help"]):
         print(usage)
         print("\nbenchmarks:")
+        width = max(map(len, names))
         for name in names:
-            print(f"  {name:<10} {summary(name)}")
+            print(f"  {name:<{width}}  {summary(name)}")
         return 0
     if not argv:
         print(f"{prog}: error: name a benchmark: {', '.join(names)} (-h describes them)", file=sys.stderr)
