@@ -8,7 +8,10 @@ search finds one within ``VCF_POSITIONS`` positions; otherwise it searches the b
 deepening while its node budget lasts, and scores leaves by counting, for each
 colour, the k-windows that hold only its stones (more stones, more score).
 Under renju black never considers a forbidden point, and a four that black
-could only stop on a forbidden point counts as unstoppable.
+could only stop on a forbidden point counts as unstoppable. Under a tournament
+opening rule it takes the opening's decisions by a 2-ply search of each
+position it weighs (:mod:`~boardgame_envs.policies.opening_phase`; at most
+:data:`OPENING_NODES` nodes each), and searches the base game once play begins.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.lines import EMPTY
 from boardgame_envs.games.protocol import kernels_of
-from boardgame_envs.policies import generic
+from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_N, rules_of
 
@@ -57,6 +60,7 @@ SMALL_BOARD_NODES = 2_000_000  # the one full-depth search on boards up to 5x5 (
 VCF_POSITIONS = 300  # positions the continuous-four search may visit a move (see below)
 DEFAULT_NODES = 4_000  # per move: on the development machine, about what 0.5 s of search reached (depth 5, now and then 6)
 GENERIC_MAX_DEPTH = 100  # games without the m,n,k kernels: the deepening stops at the node budget first
+OPENING_NODES = 2_000  # one position weighed in an opening decision: a 2-ply search (about 110 nodes at width 10)
 
 
 class AlphaBetaPolicy:
@@ -97,6 +101,7 @@ class AlphaBetaPolicy:
         # One table per game: the same board under other rules (or another k) has other values.
         self._tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self.last_depth = 0
+        self._opening_cache: dict = {}
 
     def _table(self, rules: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         game = tuple(int(x) for x in rules)
@@ -110,6 +115,12 @@ class AlphaBetaPolicy:
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
+        if opening_phase.pending(state):
+            return opening_phase.decide(state, self._opening_value, self.rng, self._opening_cache, self._move)
+        return self._move(opening_phase.playing_state(state))
+
+    def _move(self, state: Any) -> int:
+        """The searched move in ``state`` (a game's normal play)."""
         if kernels_of(state.game, "mnk") is None:
             return random_argmax(self._generic_scores(state), self.rng)
         k = search_kernels()
@@ -144,11 +155,37 @@ class AlphaBetaPolicy:
         below the best, so a score at or below ``-(WIN - depth)`` proves a loss
         while a higher one does not prove the move safe. Unlike :meth:`act`,
         no shortcut for an immediate win or a forced win by fours comes first.
+        Under an opening rule, once play has begun, the scores of the base game's
+        points (the decisions get ``-INF``); during the opening it raises ``ValueError``.
         """
         state = game_state_of(env)
-        if kernels_of(state.game, "mnk") is None:
-            return self._generic_scores(state)
-        return self._search(state)
+        if opening_phase.pending(state):
+            raise ValueError(f"move_scores analyses normal play; the game is in its opening "
+                             f"({state.describe_phase()}): act() takes the opening's decisions")  # fmt: skip
+        inner = opening_phase.playing_state(state)
+        scores = self._generic_scores(inner) if kernels_of(inner.game, "mnk") is None else self._search(inner)
+        if inner is not state:
+            padded = np.full(state.game.num_actions, -search_kernels().INF, dtype=scores.dtype)
+            padded[: scores.size] = scores
+            return padded
+        return scores
+
+    def _opening_value(self, base: Any) -> float:
+        """A base position's value in [-1, 1] for its colour to move: the best score of a 2-ply search."""
+        k = search_kernels()
+        rules = rules_of(base)
+        board = base.board.copy()
+        zob, tt = self._table(rules)
+        key = 0
+        for a in np.flatnonzero(board):
+            key ^= int(zob[board[a] - 1, a])
+        budget = np.array([OPENING_NODES], dtype=np.int64)
+        best = int(k.root_scores(board, rules, base.to_move, 2, key, zob, tt, self.width, budget).max())
+        if best <= -k.INF:
+            return 0.0  # no move at all: the game is drawn
+        if abs(best) >= k.MATE:
+            return 1.0 if best > 0 else -1.0
+        return float(np.tanh(best / opening_phase.STATIC_SCALE))
 
     def _generic_scores(self, state: Any) -> np.ndarray:
         """The protocol's alpha-beta (:mod:`~boardgame_envs.policies.generic`) for games without the m,n,k kernels."""

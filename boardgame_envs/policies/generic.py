@@ -12,7 +12,11 @@ optional fast paths a game may offer on its states:
 * ``rollout(seed) -> winner``: a uniformly random playout to the end, in a
   kernel (else one is played through ``clone``/``play``);
 * ``evaluate() -> float`` in [-1, 1]: a heuristic value for the player to move
-  (else 0), which alpha-beta scores its leaves with.
+  (else 0), which alpha-beta scores its leaves with;
+
+and alpha-beta's transposition table keys a position by ``search_key()`` where
+a state has one (a state whose board and player to move do not tell it apart:
+a step of a tournament opening), else by the board and the player to move.
 
 A budget is a count (simulations, nodes), never time, so a named player plays
 the same moves on every machine.
@@ -180,7 +184,8 @@ def _negamax(state: Any, depth: int, ply: int, alpha: float, beta: float, budget
     budget.nodes -= 1
     if budget.nodes < 0:
         raise _OutOfNodes
-    key = state.board.tobytes() + bytes((state.to_move,))
+    own_key = getattr(state, "search_key", None)
+    key = own_key() if own_key is not None else state.board.tobytes() + bytes((state.to_move,))
     entry = table.get(key)
     first = -1
     if entry is not None:

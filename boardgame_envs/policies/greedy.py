@@ -8,7 +8,9 @@ immediate win (blocks a four), which outranks the rest, ranked by
 both extends its own lines and cuts the opponent's). With probability
 ``epsilon`` it plays a uniformly random legal move instead, which makes a
 continuous knob from random (``epsilon=1``) to the plain one-ply player
-(``epsilon=0``). Under renju black never picks a forbidden point.
+(``epsilon=0``). Under renju black never picks a forbidden point. Under a
+tournament opening rule it takes the opening's decisions by the static count of
+open k-windows (:mod:`~boardgame_envs.policies.opening_phase`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.protocol import kernels_of
-from boardgame_envs.policies import generic
+from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, rules_of, wins
 
@@ -64,12 +66,19 @@ class GreedyPolicy:
             raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)
         self.rng = np.random.default_rng(seed)
+        self._opening_cache: dict = {}
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
         if self.epsilon > 0.0 and self.rng.random() < self.epsilon:
             legal = state.legal_actions()
             return int(legal[self.rng.integers(len(legal))])
+        if opening_phase.pending(state):
+            return opening_phase.decide(state, opening_phase.static_value, self.rng, self._opening_cache, self._move)
+        return self._move(opening_phase.playing_state(state))
+
+    def _move(self, state: Any) -> int:
+        """The one-ply move in ``state`` (a game's normal play)."""
         if kernels_of(state.game, "mnk") is None:
             return random_argmax(generic.greedy_scores(state), self.rng)
         scores = greedy_scores(state.board.copy(), rules_of(state), state.to_move)

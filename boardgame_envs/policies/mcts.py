@@ -13,6 +13,10 @@ With ``evaluator=`` the search becomes PUCT over a per-position value/prior
 function (``boardgame_envs.policies.puct``, the search the AlphaZero trainer
 runs in batches). On games without the m,n,k kernels (connect four) the same
 arguments run the protocol's MCTS-Solver (:mod:`boardgame_envs.policies.generic`).
+Under a tournament opening rule it takes the opening's decisions by the root
+value of a short search of each position it weighs (the evaluator's value with
+an evaluator; :mod:`~boardgame_envs.policies.opening_phase`), and searches the
+base game once play begins.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import opponent
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.protocol import kernels_of
-from boardgame_envs.policies import generic
+from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
 
@@ -35,6 +39,8 @@ UNKNOWN, WON, LOST = 0, 1, -1  # proof of a node, for the player who moved into 
 LEAF, EXPANDED, TERMINAL = 0, 1, 2
 DEFAULT_RADIUS = 2  # tree children: empty points within 2 of a stone (all points on boards up to 5x5)
 EVALUATOR_CAP = 2_000  # PUCT simulations under a time limit alone (its tree is sized for this many)
+OPENING_SHARE = 32  # a position weighed in an opening decision gets this share of a move's simulations ...
+OPENING_MIN_SIMULATIONS = 32  # ... and at least this many
 
 
 @cached_kernel()
@@ -259,6 +265,7 @@ class MCTSPolicy:
         self.evaluator = evaluator
         self.rng = np.random.default_rng(seed)
         self.last_simulations = 0
+        self._opening_cache: dict = {}
 
     def _generic(self, state: Any) -> bool:
         """Whether ``state`` is of a game without the m,n,k kernels: then the protocol's search runs (``generic``)."""
@@ -272,8 +279,24 @@ class MCTSPolicy:
         return True
 
     def search(self, env: Any) -> np.ndarray:
-        """Visit counts of the root's children, shape ``(num_actions,)`` (zeros elsewhere)."""
+        """Visit counts of the root's children, shape ``(num_actions,)`` (zeros elsewhere).
+
+        Under an opening rule: during the opening, 1 for the decision :meth:`act`
+        takes (it searches no tree there); then the base game's counts on the points.
+        """
         state = game_state_of(env)
+        if opening_phase.pending(state):
+            counts = np.zeros(state.game.num_actions)
+            counts[self._opening_decision(state)] = 1.0
+            return counts
+        inner = opening_phase.playing_state(state)
+        counts = self._visits(inner)
+        if inner is not state:
+            counts = np.concatenate([counts, np.zeros(state.game.num_actions - counts.size)])
+        return counts
+
+    def _visits(self, state: Any) -> np.ndarray:
+        """:meth:`search` in a game's normal play."""
         if self._generic(state):
             return generic.mcts(state, self.simulations, self.c, self.rng)[0]
         if self.evaluator is not None:
@@ -286,10 +309,35 @@ class MCTSPolicy:
 
     def act(self, env: Any) -> int:
         state = game_state_of(env)
+        if opening_phase.pending(state):
+            return self._opening_decision(state)
+        return self._move(opening_phase.playing_state(state))
+
+    def _opening_decision(self, state: Any) -> int:
+        return opening_phase.decide(state, self._opening_value, self.rng, self._opening_cache, self._move)
+
+    def _opening_value(self, base: Any) -> float:
+        """A base position's value in [-1, 1] for its colour to move: the evaluator's, else a short search's root."""
+        if self.evaluator is not None:
+            return float(self.evaluator(base)[1])
+        _load_kernels()
+        sims = max(OPENING_MIN_SIMULATIONS, (self.simulations or EVALUATOR_CAP) // OPENING_SHARE)
+        n = base.game.size
+        tree_i = np.zeros((1 + sims * n * n, 7), dtype=np.int64)
+        tree_f = np.zeros((1 + sims * n * n, 4), dtype=np.float64)
+        tree_i[0] = (-1, -1, -1, 0, opponent(base.to_move), LEAF, UNKNOWN)
+        _simulate(base.board.copy(), rules_of(base), base.to_move, sims, self.c, self.radius if n > 5 else n,
+                  tree_i, tree_f, 1, int(self.rng.integers(2**31)))  # fmt: skip
+        if tree_i[0, 6] != UNKNOWN:  # proven for the player who moved into the root
+            return -1.0 if tree_i[0, 6] == WON else 1.0
+        return -tree_f[0, 1] / max(tree_f[0, 0], 1.0)
+
+    def _move(self, state: Any) -> int:
+        """The searched move in ``state`` (a game's normal play)."""
         if self._generic(state):
             return generic.mcts_move(state, self.simulations, self.c, self.rng)
         if self.evaluator is not None:
-            return random_argmax(self.search(env), self.rng)
+            return random_argmax(self._visits(state), self.rng)
         visits, proofs = self._search(state)
         won = np.flatnonzero(proofs == WON)
         if won.size:
