@@ -40,3 +40,17 @@ def test_a_node_budget_on_one_thread_plays_the_same_moves_twice():
         games.append(play_game(env_fn, engine, GreedyPolicy(seed=0))[1])
         engine.close()
     assert games[0] == games[1]
+
+
+def test_the_named_engine_is_the_published_external_level(monkeypatch):
+    """``engine:rapfi`` finds the binary by name, passes the node-budget check, and is the build the tables name."""
+    from boardgame_envs.gomocup.engines import KNOWN, check_node_budget
+
+    monkeypatch.setenv("BOARDGAME_ENVS_RAPFI", RAPFI)
+    assert check_node_budget("engine:rapfi:nodes=2000,threads=1") < 2.0
+    engine = make_policy("engine:rapfi:nodes=2000,threads=1")
+    try:
+        about = engine.about()
+    finally:
+        engine.close()
+    assert about["name"] == "Rapfi" and KNOWN["rapfi"].commit
