@@ -43,6 +43,12 @@ class AlphaZeroConfig:
     """Share of the root priors replaced by the noise."""
     temperature_moves: int = 9
     """The first moves of a game are sampled in proportion to visits; later ones greedily."""
+    full_search_prob: float = 1.0
+    """Playout cap randomization (KataGo): the share of self-play moves searched with ``simulations``; the
+    others get ``cheap_simulations``, no root noise and no policy target (their value targets are kept).
+    1: every move a full search."""
+    cheap_simulations: int = 16
+    """Simulations of a cheap search (with full_search_prob below 1); fewer than simulations."""
     threats: bool = False
     """Threat-aware search (self-play and evaluation): wins at once, forced blocks and proven results
     decide moves without simulations; a proven position's policy target is its proven move, its value
@@ -125,6 +131,11 @@ class AlphaZeroConfig:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
         if not 0 < self.lr_final <= 1:
             raise ValueError(f"lr_final must be in (0, 1], got {self.lr_final!r}")
+        if isinstance(self.full_search_prob, bool) or not 0 < self.full_search_prob <= 1:
+            raise ValueError(f"full_search_prob must be in (0, 1], got {self.full_search_prob!r}")
+        if self.full_search_prob < 1 and not 1 <= self.cheap_simulations < self.simulations:
+            raise ValueError(f"cheap_simulations must be at least 1 and fewer than simulations ({self.simulations}) "
+                             f"when full_search_prob < 1, got {self.cheap_simulations!r}")  # fmt: skip
         if not 0 <= self.dirichlet_fraction <= 1:
             raise ValueError(f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction!r}")
         if not 0 <= self.value_decay < 1:

@@ -66,6 +66,7 @@ class RaySelfPlay:
             stats.games += s.games
             stats.moves += s.moves
             stats.cpu_s += s.cpu_s
+            stats.full_searches += s.full_searches
             for key, value in s.results.items():
                 stats.results[key] += value
         examples = Examples(*(np.concatenate([getattr(e, f) for e, _ in parts]) for f in ("planes", "masks", "policies", "values")))

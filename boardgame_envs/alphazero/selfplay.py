@@ -30,12 +30,15 @@ class SelfPlayStats:
     games: int = 0
     moves: int = 0
     cpu_s: float = 0.0  # CPU time of the process(es) that played, summed over workers
+    full_searches: int = 0  # moves searched in full (all of them without playout cap randomization)
     results: dict[str, int] = field(default_factory=lambda: {"black": 0, "white": 0, "draw": 0})
 
 
 @dataclass
 class Examples:
-    """Training examples: planes ``(m, n, n, C)`` int8, masks, policy targets, value targets."""
+    """Training examples: planes ``(m, n, n, C)`` int8, masks, policy targets, value targets.
+
+    A policy target of zeros means none (a cheap search's move): the learner leaves it out of the policy loss."""
 
     planes: np.ndarray
     masks: np.ndarray
@@ -72,15 +75,22 @@ class SelfPlay:
         while stats.games < games:
             states = [env.unwrapped.game_state for env in self.envs]
             self.forest.set_roots(states)
-            self.forest.search(cfg.simulations, evaluate, self.rng, (cfg.dirichlet_alpha, cfg.dirichlet_fraction))
+            # Playout cap randomization: a full search (with root noise) on a random share of the moves.
+            full = np.ones(len(self.envs), dtype=bool)
+            if cfg.full_search_prob < 1:
+                full = self.rng.random(len(self.envs)) < cfg.full_search_prob
+            self.forest.search(np.where(full, cfg.simulations, cfg.cheap_simulations), evaluate, self.rng,
+                               (cfg.dirichlet_alpha, cfg.dirichlet_fraction), noisy=full)  # fmt: skip
             # Visit shares; with threats, a proven win's move alone and no mass on proven losses.
             policies, proven = self.forest.root_policy(), self.forest.root_values()
             for i, env in enumerate(self.envs):
                 state = states[i]
                 obs = env.observe(env.agent_selection)
                 shares = policies[i]
-                self.histories[i].append((obs["observation"], obs["action_mask"].astype(bool), shares, state.to_move,
+                target = shares if full[i] else np.zeros_like(shares)  # a cheap search's move: no policy target
+                self.histories[i].append((obs["observation"], obs["action_mask"].astype(bool), target, state.to_move,
                                           proven[i]))  # fmt: skip
+                stats.full_searches += int(full[i])
                 if state.num_moves < cfg.temperature_moves:
                     action = int(self.rng.choice(len(shares), p=shares))
                 else:

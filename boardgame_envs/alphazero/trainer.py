@@ -9,10 +9,12 @@ resumed run never repeats it. Then, one iteration:
 1. **Self-play** ``games_per_iteration`` games with the current network
    (:class:`~boardgame_envs.alphazero.selfplay.SelfPlay`: envs built by
    ``env_fn``, PUCT with Dirichlet noise at the root, visits sampled for the
-   first ``temperature_moves`` moves), into the replay buffer.
+   first ``temperature_moves`` moves; the search options of
+   :class:`~boardgame_envs.alphazero.AlphaZeroConfig`: threats, playout cap
+   randomization), into the replay buffer.
 2. **Learn**: ``train_steps`` Adam steps on random batches, each example moved
-   by a random board symmetry; loss = policy cross-entropy + value MSE, with
-   L2 (``weight_decay``).
+   by a random board symmetry; loss = policy cross-entropy (over the examples
+   that have a policy target) + value MSE, with L2 (``weight_decay``).
 3. **Evaluate** every ``eval_every`` iterations with the arena against the
    built-in policies; win rate and Elo go to TensorBoard and the progress bar.
 4. **Checkpoint** ``out/latest.pt`` atomically. ``train()`` on the same
@@ -282,6 +284,7 @@ class AlphaZeroTrainer:
             "moves_per_game": stats.moves / max(stats.games, 1),
             "first_player_win_rate": stats.results["black"] / max(stats.games, 1),
             "draw_rate": stats.results["draw"] / max(stats.games, 1),
+            **({"full_search_share": stats.full_searches / max(stats.moves, 1)} if cfg.full_search_prob < 1 else {}),
             "learn_s": t2 - t1,
             "lr": self.optimizer.param_groups[0]["lr"],
             **losses,
@@ -335,7 +338,9 @@ class AlphaZeroTrainer:
             logits, value = self.net(x, mask)
             # Illegal actions have -inf logits and zero targets: count them as 0, not 0 * -inf.
             log_p = F.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0)
-            policy_loss = -(target_p * log_p).sum(dim=-1).mean()
+            # A target of zeros is none (a cheap search's move): the mean runs over the examples that have one.
+            has_target = (target_p.sum(dim=-1) > 0).float()
+            policy_loss = -(target_p * log_p).sum(dim=-1).sum() / has_target.sum().clamp(min=1.0)
             value_loss = F.mse_loss(value, target_v)
             loss = policy_loss + value_loss
             self.optimizer.zero_grad(set_to_none=True)

@@ -67,42 +67,52 @@ BatchEvaluator = Callable[["PUCTForest", np.ndarray], tuple[np.ndarray, np.ndarr
 class LockstepSearch:
     """The simulation loop of a forest of PUCT trees, searched in lockstep, and what is read from the roots
     afterwards: :class:`PUCTForest` and :class:`~boardgame_envs.policies.puct_protocol.ProtocolForest` share
-    it. A forest supplies ``select()``, ``expand(priors, values)``, ``add_root_noise(rng, alpha, fraction)``,
-    ``root_children(b)``, ``root_outcome(b)``, ``threats``, ``batch`` and ``game``."""
+    it. A forest supplies ``select()`` (of the trees in its boolean array ``active``), ``expand(priors, values)``,
+    ``add_root_noise(rng, alpha, fraction, roots)``, ``root_children(b)``, ``root_outcome(b)``, ``threats``,
+    ``batch`` and ``game``."""
 
     threats: bool = False
 
     def search(
         self,
-        simulations: int,
+        simulations: int | np.ndarray,
         evaluate: BatchEvaluator,
         rng: np.random.Generator | None = None,
         noise: tuple[float, float] | None = None,
         deadline: float | None = None,
+        noisy: np.ndarray | None = None,
     ) -> None:
         """Run ``simulations`` simulations in every tree (roots set with :meth:`set_roots`), or fewer
         when ``time.perf_counter()`` passes ``deadline``, or once every root is proven.
 
-        ``evaluate(forest, leaves)`` gets the indices of the trees whose leaf
+        ``simulations`` is one count for all trees or an array of one count a tree
+        (a tree whose count is spent waits for the others). ``evaluate(forest, leaves)``
+        gets the indices of the trees whose leaf
         awaits an evaluation (their positions are in ``leaf_board``,
         ``leaf_color``, ``leaf_last``, ``leaf_legal``, ``leaf_forbidden``) and
         returns ``(priors (len(leaves), n*n), values (len(leaves),))``. The
         first round only expands the roots, so it is not counted; ``noise``
-        ``(alpha, fraction)`` is then mixed into the root priors (``rng`` draws it).
+        ``(alpha, fraction)`` is then mixed into the root priors (``rng`` draws it), of the
+        trees in the boolean mask ``noisy`` only when it is given.
         """
+        budgets = np.broadcast_to(np.asarray(simulations, dtype=np.int64), (self.batch,))
         priors = np.zeros((self.batch, self.game.num_actions))
         values = np.zeros(self.batch)
-        for i in range(simulations + 1):
+        self.active[:] = True
+        for i in range(int(budgets.max(initial=0)) + 1):
+            if i > 0:
+                self.active[:] = budgets >= i
             leaves = self.select()
             if leaves.size:
                 priors[leaves], values[leaves] = evaluate(self, leaves)
                 self.expand(priors, values)
             if i == 0 and noise is not None:
-                self.add_root_noise(rng if rng is not None else np.random.default_rng(), *noise)
+                self.add_root_noise(rng if rng is not None else np.random.default_rng(), *noise, noisy)
             if deadline is not None and i > 0 and time.perf_counter() >= deadline:
                 break
             if self.threats and self.roots_solved():
                 break  # more simulations would only count the proofs again
+        self.active[:] = True
 
     def root_children(self, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Tree ``b``'s root children: ``(moves, visits, value sums, priors, outcomes)``, one entry a child
@@ -196,6 +206,7 @@ class PUCTForest(LockstepSearch):
         self.leaf_forbidden = np.zeros((batch, a), dtype=np.bool_)
         self.pending = np.zeros(batch, dtype=np.bool_)
         self.blocks = np.zeros((batch, a), dtype=np.int64)  # scratch of the threat check
+        self.active = np.ones(batch, dtype=np.bool_)  # the trees select() walks
 
     @property
     def batch(self) -> int:
@@ -220,10 +231,10 @@ class PUCTForest(LockstepSearch):
 
     def select(self) -> np.ndarray:
         """Walk each tree to a leaf; returns the indices of trees whose leaf needs an evaluation."""
-        select_leaves(self.rules, self.c_puct, self.vcf_nodes if self.threats else -1, self.roots, self.root_color,
-                self.root_last, self.tree_i, self.tree_f, self.sizes, self.leaf_node, self.leaf_board,
-                self.leaf_color, self.leaf_last, self.leaf_legal, self.leaf_forbidden, self.pending,
-                self.blocks)  # fmt: skip
+        select_leaves(self.rules, self.c_puct, self.vcf_nodes if self.threats else -1, self.active, self.roots,
+                      self.root_color, self.root_last, self.tree_i, self.tree_f, self.sizes, self.leaf_node,
+                      self.leaf_board, self.leaf_color, self.leaf_last, self.leaf_legal, self.leaf_forbidden,
+                      self.pending, self.blocks)  # fmt: skip
         return np.flatnonzero(self.pending)
 
     def expand(self, priors: np.ndarray, values: np.ndarray) -> None:
@@ -237,11 +248,12 @@ class PUCTForest(LockstepSearch):
                 self.leaf_color, self.leaf_legal, self.pending, priors, values)  # fmt: skip
         self.pending[:] = False
 
-    def add_root_noise(self, rng: np.random.Generator, alpha: float, fraction: float) -> None:
-        """Mix ``Dirichlet(alpha)`` noise into the priors of every expanded root."""
+    def add_root_noise(self, rng: np.random.Generator, alpha: float, fraction: float,
+                       roots: np.ndarray | None = None) -> None:  # fmt: skip
+        """Mix ``Dirichlet(alpha)`` noise into the priors of every expanded root (of those in the mask ``roots``)."""
         for b in range(self.batch):
             first, count = self.tree_i[b, 0, FIRST], self.tree_i[b, 0, COUNT]
-            if count > 0:
+            if count > 0 and (roots is None or roots[b]):
                 prior = self.tree_f[b, first : first + count, PRIOR]
                 prior[:] = (1 - fraction) * prior + fraction * rng.dirichlet(np.full(count, alpha))
 

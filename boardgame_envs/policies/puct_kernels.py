@@ -32,8 +32,8 @@ OPEN, WON, DRAWN, LOST = 0, 1, 2, 3
 
 
 @cached_kernel()
-def select_leaves(rules, c_puct, vcf_nodes, roots, root_color, root_last, tree_i, tree_f, sizes,
-            leaf_node, leaf_board, leaf_color, leaf_last, leaf_legal, leaf_forbidden, pending, blocks):  # fmt: skip
+def select_leaves(rules, c_puct, vcf_nodes, active, roots, root_color, root_last, tree_i, tree_f, sizes,
+                  leaf_node, leaf_board, leaf_color, leaf_last, leaf_legal, leaf_forbidden, pending, blocks):  # fmt: skip
     """Walk every tree from its root to a leaf; finish terminal (and proven) leaves at once.
 
     For each tree ``b`` that reaches an unexpanded, non-terminal node, fills
@@ -41,11 +41,15 @@ def select_leaves(rules, c_puct, vcf_nodes, roots, root_color, root_last, tree_i
     forbidden points) and sets ``pending[b]``: that leaf awaits an evaluation.
     ``vcf_nodes`` below 0 is a plain search; 0 or more turns the threat check and
     the solver on (:func:`_threats_at_leaf`), with that VCF budget; ``blocks`` is scratch for it.
+    Trees not ``active`` (their simulations spent) are left alone.
     """
     n = rules[R_N]
     renju = rules[R_RENJU] != 0
     solver = vcf_nodes >= 0
     for b in range(roots.shape[0]):
+        pending[b] = False
+        if not active[b]:
+            continue
         board = leaf_board[b]
         board[:] = roots[b]
         color = root_color[b]

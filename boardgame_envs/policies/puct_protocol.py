@@ -66,6 +66,7 @@ class ProtocolForest(LockstepSearch):
         # Per pending leaf with threats: each legal move's position and outcome, found by the threat check.
         self._moves: list[dict[int, tuple[Any, int]] | None] = [None] * batch
         self.pending = np.zeros(batch, dtype=np.bool_)
+        self.active = np.ones(batch, dtype=np.bool_)  # the trees select() walks
 
     @property
     def batch(self) -> int:
@@ -85,7 +86,10 @@ class ProtocolForest(LockstepSearch):
 
     def select(self) -> np.ndarray:
         """Walk each tree to a leaf; the trees whose leaf needs an evaluation (terminal leaves back up at once)."""
+        self.pending[:] = False
         for b, root in enumerate(self.roots):
+            if not self.active[b]:
+                continue
             node, path = root, [root]
             while node.expanded and node.children and node.outcome == OPEN:
                 parent, node = node, self._child(node)
@@ -93,7 +97,6 @@ class ProtocolForest(LockstepSearch):
                     node.state = parent.state.clone()
                     node.state.play(node.action)
                 path.append(node)
-            self.pending[b] = False
             if self.threats:
                 if node.outcome == OPEN and node.state.terminal:
                     node.outcome = _terminal_outcome(node.state)
@@ -191,11 +194,12 @@ class ProtocolForest(LockstepSearch):
             self._backup(path, float(values[b]))
         self.pending[:] = False
 
-    def add_root_noise(self, rng: np.random.Generator, alpha: float, fraction: float) -> None:
-        """Mix ``Dirichlet(alpha)`` noise into the priors of every expanded root."""
-        for root in self.roots:
+    def add_root_noise(self, rng: np.random.Generator, alpha: float, fraction: float,
+                       roots: np.ndarray | None = None) -> None:  # fmt: skip
+        """Mix ``Dirichlet(alpha)`` noise into the priors of every expanded root (of those in the mask ``roots``)."""
+        for b, root in enumerate(self.roots):
             children = list(root.children.values())
-            if children:
+            if children and (roots is None or roots[b]):
                 noise = rng.dirichlet(np.full(len(children), alpha))
                 for child, eta in zip(children, noise):
                     child.prior = (1 - fraction) * child.prior + fraction * float(eta)

@@ -1,4 +1,5 @@
-"""The trainer's search options: threat-aware NetworkPolicy and self-play (proven targets)."""
+"""The trainer's search options: threat-aware NetworkPolicy and self-play (proven targets), playout cap
+randomization (per-tree budgets, targets of full searches only)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from ascii_boards import state_from
 from threat_positions import FORBIDDEN_BLOCK, FOUR_TO_BLOCK, VCF_IN_THREE, at
 
 from boardgame_envs import tictactoe_v0
-from boardgame_envs.alphazero import AlphaZeroConfig, NetworkPolicy
+from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkPolicy
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.alphazero.selfplay import SelfPlay
 from boardgame_envs.alphazero.targets import result_targets
@@ -78,3 +79,31 @@ def _wins(board, rules, a, color):
     from boardgame_envs.policies.kernels import wins
 
     return wins(board.copy(), rules, a, color)
+
+
+def test_playout_cap_randomization_keeps_policy_targets_of_full_searches_only():
+    config = AlphaZeroConfig.for_game("tictactoe", parallel_games=16, simulations=8, full_search_prob=0.25,
+                                      cheap_simulations=2, value_decay=0.0, progress=False, out=None)  # fmt: skip
+    examples, stats = SelfPlay(tictactoe_v0.env, config, seed=0).play(random_net(MNKGame(3, 3)), 40)
+    with_target = examples.policies.sum(axis=1) > 0
+    assert np.allclose(examples.policies[with_target].sum(axis=1), 1.0)
+    assert 0.1 < with_target.mean() < 0.4 and 0.1 < stats.full_searches / stats.moves < 0.4
+    assert np.isin(examples.values, (-1.0, 0.0, 1.0)).all()  # every move has its value target
+
+
+def test_the_policy_loss_skips_examples_without_a_policy_target(tmp_path):
+    config = AlphaZeroConfig.for_game("tictactoe", blocks=1, channels=8, batch_size=16, progress=False, out=None)
+    trainer = AlphaZeroTrainer(tictactoe_v0.env, config)
+    planes = np.zeros((8, 3, 3, trainer.game.num_planes), dtype=np.int8)
+    masks = np.ones((8, 9), dtype=bool)
+    trainer.buffer.add(planes, masks, np.zeros((8, 9), dtype=np.float32), np.ones(8, dtype=np.float32))
+    losses = trainer.learn(2)
+    assert losses["policy_loss"] == 0.0 and losses["value_loss"] > 0
+
+
+@pytest.mark.parametrize("bad", [{"full_search_prob": 0.0}, {"full_search_prob": 0.5, "cheap_simulations": 0},
+                                 {"full_search_prob": 0.5, "simulations": 8, "cheap_simulations": 8},
+                                 {"vcf_nodes": 10}, {"threats": "yes"}])  # fmt: skip
+def test_bad_search_options_are_value_errors(bad):
+    with pytest.raises(ValueError):
+        AlphaZeroConfig.for_game("tictactoe", **bad)

@@ -1,4 +1,5 @@
-"""PUCT: a win in one and a forced block with a uniform evaluator; lockstep forests; renju; capacity."""
+"""PUCT: a win in one and a forced block with a uniform evaluator; lockstep forests; renju; capacity;
+budgets and root noise per tree."""
 
 from __future__ import annotations
 
@@ -126,3 +127,14 @@ def test_a_confident_losing_value_keeps_the_search_on_the_priors_best_move():
 
     visits = PUCTSearch(losing, rng=np.random.default_rng(0)).run(game.new_state(), 100)
     assert visits.argmax() == best and visits[best] >= 20
+
+
+def test_per_tree_budgets_and_noise_on_chosen_roots():
+    game = MNKGame(3, 3)
+    forest = PUCTForest(3, game, 1 + 21 * 9)
+    forest.set_roots([game.new_state()] * 3)
+    uniform = lambda f, leaves: (np.ones((len(leaves), 9)), np.zeros(len(leaves)))
+    forest.search(np.array([5, 20, 0]), uniform, np.random.default_rng(0), (0.3, 0.5), noisy=np.array([1, 0, 0], bool))
+    assert forest.root_visits().sum(axis=1).tolist() == [5, 20, 0]
+    priors = [forest.root_children(b)[3] for b in range(3)]
+    assert not np.allclose(priors[0], 1 / 9) and np.allclose(priors[1], 1 / 9) and np.allclose(priors[2], 1 / 9)
