@@ -162,3 +162,17 @@ def test_make_vec_runs_single_agent_envs_under_an_opening_rule():
         gymnasium.make_vec("boardgame_envs/Renju-v0", num_envs=2, opening_rule="rif", parallel=True)
     with pytest.raises(ValueError, match="unknown opening rule"):
         gymnasium.make_vec("boardgame_envs/Renju-v0", num_envs=2, opening_rule="rif2")
+
+
+def test_the_pettingzoo_registry_and_the_catalog_carry_the_opening_rule():
+    import pettingzoo
+
+    from boardgame_envs.games.catalog import game_info
+
+    env = pettingzoo.make("aec", "boardgame_envs/gomoku-v0", board_size=9, rule="freestyle", opening_rule="swap2")
+    env.reset()
+    assert env.unwrapped.game.opening.name == "swap2" and env.possible_agents == ["player_0", "player_1"]
+    info = game_info("renju")
+    game = info.game(opening_rule="taraguchi10")
+    assert info.env_kwargs(game) == {"opening_rule": "taraguchi10"}
+    assert info.game(opening_rule=False) == info.game()  # False, like None: the empty board
