@@ -18,11 +18,11 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from boardgame_envs.alphazero.config import BACKENDS, AlphaZeroConfig, field_docs
+from boardgame_envs.alphazero.config import BACKENDS, ROOTS, AlphaZeroConfig, field_docs
 from boardgame_envs.alphazero.summary import SUMMARY
 from boardgame_envs.cliargs import add_game_arguments, game_env_fn, say_interrupted
 
-CHOICES = {"backend": BACKENDS}  # fields with a fixed list of values
+CHOICES = {"backend": BACKENDS, "root": ROOTS}  # fields with a fixed list of values
 SHOWN_DEFAULTS = {"out": "runs/GAME; gomoku: runs/gomokuN_RULE"}  # defaults the command picks, not the dataclass
 
 

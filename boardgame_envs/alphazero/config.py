@@ -13,6 +13,7 @@ from boardgame_envs.games.catalog import game_info
 from boardgame_envs.policies.registry import check_spec
 
 BACKENDS = ("local", "ray")
+ROOTS = ("puct", "gumbel")
 
 
 @dataclass
@@ -49,6 +50,11 @@ class AlphaZeroConfig:
     1: every move a full search."""
     cheap_simulations: int = 16
     """Simulations of a cheap search (with full_search_prob below 1); fewer than simulations."""
+    root: str = "puct"
+    """Self-play's root search: puct (visits, Dirichlet noise, temperature_moves), or gumbel (Gumbel-top-k
+    and sequential halving: moves sampled by Gumbel noise, the improved policy as target; for 8-32 simulations)."""
+    gumbel_k: int = 16
+    """Root candidates of a gumbel root (Gumbel-top-k)."""
     threats: bool = False
     """Threat-aware search (self-play and evaluation): wins at once, forced blocks and proven results
     decide moves without simulations; a proven position's policy target is its proven move, its value
@@ -116,13 +122,13 @@ class AlphaZeroConfig:
 
     def __post_init__(self) -> None:
         positive = ("blocks", "channels", "parallel_games", "games_per_iteration", "simulations", "buffer_size",
-                    "batch_size", "eval_games", "workers", "warm_games")  # fmt: skip
+                    "batch_size", "eval_games", "workers", "warm_games", "gumbel_k")  # fmt: skip
         for name in positive:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations", "warm_random_moves", "warm_steps",
-                     "vcf_nodes"):  # fmt: skip
+        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations", "warm_random_moves",
+                     "warm_steps", "vcf_nodes"):  # fmt: skip
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
@@ -149,7 +155,10 @@ class AlphaZeroConfig:
         if not isinstance(self.threats, bool):
             raise ValueError(f"threats must be True or False, got {self.threats!r}")
         if self.vcf_nodes > 0 and not self.threats:
-            raise ValueError(f"vcf_nodes={self.vcf_nodes} needs threats=True (the continuous-four search is part of it)")
+            raise ValueError(f"vcf_nodes={self.vcf_nodes} needs threats=True (the continuous-four search is part "
+                             "of the threat check)")  # fmt: skip
+        if self.root not in ROOTS:
+            raise ValueError(f"unknown root {self.root!r}; expected one of {', '.join(ROOTS)}")
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
         if self.warm_start is not None:

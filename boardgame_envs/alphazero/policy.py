@@ -11,6 +11,7 @@ from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
 from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest, check_threats
+from boardgame_envs.policies.puct_gumbel import gumbel_search
 from boardgame_envs.policies.puct_protocol import make_forest
 
 
@@ -44,6 +45,10 @@ class NetworkPolicy:
             check alone, then the policy head among the moves it leaves.
         vcf_nodes: positions a continuous-four search may visit at each new leaf (m,n,k games; needs
             ``threats``; 0: none).
+        root: ``"puct"``, or ``"gumbel"``: sequential halving over the ``gumbel_k`` best moves of the
+            policy head (:mod:`~boardgame_envs.policies.puct_gumbel`, without noise), which plays the
+            best candidate and gives the improved policy as its distribution.
+        gumbel_k: root candidates of the gumbel root.
         seed: breaks ties between equally good moves.
         torch_threads: CPU threads for torch, set process-wide (``torch.set_num_threads``) unless None.
             One by default: a search scores one position at a time, too little work to share, and
@@ -55,11 +60,17 @@ class NetworkPolicy:
     def __init__(
         self, net: PolicyValueNet, game: Any = None, simulations: int = 0, c_puct: float = 1.5,
         seed: int | None = None, torch_threads: int | None = 1, threats: bool = False, vcf_nodes: int = 0,
+        root: str = "puct", gumbel_k: int = 16,
     ) -> None:  # fmt: skip
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
             raise ValueError(f"simulations must be a non-negative integer, got {simulations!r}")
         check_positive("c_puct", c_puct)
         self.threats, self.vcf_nodes = check_threats(threats, vcf_nodes)
+        if root not in ("puct", "gumbel"):
+            raise ValueError(f"root must be 'puct' or 'gumbel', got {root!r}")
+        if isinstance(gumbel_k, bool) or not isinstance(gumbel_k, int) or gumbel_k < 1:
+            raise ValueError(f"gumbel_k must be a positive integer, got {gumbel_k!r}")
+        self.root, self.gumbel_k = root, gumbel_k
         if torch_threads is not None:
             if isinstance(torch_threads, bool) or not isinstance(torch_threads, int) or torch_threads < 1:
                 raise ValueError(f"torch_threads must be a positive integer or None, got {torch_threads!r}")
@@ -72,34 +83,35 @@ class NetworkPolicy:
 
     @classmethod
     def from_checkpoint(
-        cls, path: str, simulations: int = 0, seed: int | None = None, device: str = "cpu", threats: bool = False,
-        vcf_nodes: int = 0,
+        cls, path: str, simulations: int = 0, seed: int | None = None, device: str = "cpu", c_puct: float = 1.5,
+        threats: bool = False, vcf_nodes: int = 0, root: str = "puct", gumbel_k: int = 16,
     ) -> NetworkPolicy:  # fmt: skip
-        """Load the network of a trainer checkpoint (``torch.load(..., weights_only=True)``)."""
+        """Load the network of a trainer checkpoint (``torch.load(..., weights_only=True)``); the search
+        options as in the constructor."""
         from boardgame_envs.alphazero.checkpoint import load_checkpoint, network_from
 
         check_threats(threats, vcf_nodes)  # before the file is read
         checkpoint = load_checkpoint(path, device)
         net, game = network_from(checkpoint, device, source=path)
-        return cls(net, game, simulations=simulations, seed=seed, threats=threats, vcf_nodes=vcf_nodes)
+        return cls(net, game, simulations=simulations, c_puct=c_puct, seed=seed, threats=threats, vcf_nodes=vcf_nodes,
+                   root=root, gumbel_k=gumbel_k)  # fmt: skip
 
     @classmethod
     def from_pretrained(
         cls, name: str, simulations: int | None = None, seed: int | None = None, device: str = "cpu",
-        threats: bool = False, vcf_nodes: int = 0,
+        c_puct: float = 1.5, threats: bool = False, vcf_nodes: int = 0, root: str = "puct", gumbel_k: int = 16,
     ) -> NetworkPolicy:  # fmt: skip
         """A network shipped with the package, by its name in :data:`boardgame_envs.alphazero.PRETRAINED`.
 
-        ``simulations`` defaults to the entry's own (what its rating was measured with);
-        ``threats`` and ``vcf_nodes`` as in the constructor
-        (``pretrained:renju-15x15:simulations=200,threats=true,vcf_nodes=100``).
+        ``simulations`` defaults to the entry's own (what its rating was measured with); the search
+        options as in the constructor (``pretrained:renju-15x15:simulations=200,threats=true,vcf_nodes=100``).
         """
         from boardgame_envs.alphazero.pretrained import pretrained
 
         entry = pretrained(name)
         sims = entry.simulations if simulations is None else simulations
-        policy = cls.from_checkpoint(str(entry.path), simulations=sims, seed=seed, device=device, threats=threats,
-                                     vcf_nodes=vcf_nodes)  # fmt: skip
+        policy = cls.from_checkpoint(str(entry.path), simulations=sims, seed=seed, device=device, c_puct=c_puct,
+                                     threats=threats, vcf_nodes=vcf_nodes, root=root, gumbel_k=gumbel_k)  # fmt: skip
         policy.name = f"pretrained:{name}"
         return policy
 
@@ -123,17 +135,27 @@ class NetworkPolicy:
         return self._distribution(self._position(env))
 
     def _distribution(self, state: Any) -> np.ndarray:
-        if self.simulations == 0 and not self.threats:
+        return self._search(state)[1]
+
+    def _search(self, state: Any) -> tuple[int | None, np.ndarray]:
+        """The move a gumbel root chose (None under PUCT) and the distribution."""
+        if self.simulations == 0 and not self.threats and self.root == "puct":
             planes = state.planes(state.to_move)  # the env's observation of the player to move
             priors, _ = self.net.predict(planes[None], state.legal_mask()[None])
-            return priors[0]
+            return None, priors[0]
         forest = make_forest(1, state.game, 1 + max(self.simulations, 1) * state.game.num_actions, self.c_puct,
                              self.threats, self.vcf_nodes)  # fmt: skip
         forest.set_root(0, state)
         encoder = self._encoder(state.game) if kernels_of(state.game, "mnk") is not None else None
+        if self.root == "gumbel":
+            moves, policies = gumbel_search(forest, self.simulations, net_evaluator(self.net, encoder), self.gumbel_k)
+            return int(moves[0]), policies[0]
         forest.search(self.simulations, net_evaluator(self.net, encoder))
-        return forest.root_policy()[0]
+        return None, forest.root_policy()[0]
 
     def act(self, env: Any) -> int:
         state = self._position(env)
-        return random_argmax(np.where(state.legal_mask(), self._distribution(state), -1.0), self.rng)
+        move, distribution = self._search(state)
+        if move is not None:
+            return move
+        return random_argmax(np.where(state.legal_mask(), distribution, -1.0), self.rng)

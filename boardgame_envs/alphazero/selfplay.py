@@ -22,6 +22,7 @@ from boardgame_envs.alphazero.policy import net_evaluator
 from boardgame_envs.alphazero.targets import result_targets
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.policies.base import random_argmax
+from boardgame_envs.policies.puct_gumbel import gumbel_search
 from boardgame_envs.policies.puct_protocol import make_forest
 
 
@@ -75,14 +76,19 @@ class SelfPlay:
         while stats.games < games:
             states = [env.unwrapped.game_state for env in self.envs]
             self.forest.set_roots(states)
-            # Playout cap randomization: a full search (with root noise) on a random share of the moves.
+            # Playout cap randomization: a full search (with root noise, under PUCT) on a random share of the moves.
             full = np.ones(len(self.envs), dtype=bool)
             if cfg.full_search_prob < 1:
                 full = self.rng.random(len(self.envs)) < cfg.full_search_prob
-            self.forest.search(np.where(full, cfg.simulations, cfg.cheap_simulations), evaluate, self.rng,
-                               (cfg.dirichlet_alpha, cfg.dirichlet_fraction), noisy=full)  # fmt: skip
-            # Visit shares; with threats, a proven win's move alone and no mass on proven losses.
-            policies, proven = self.forest.root_policy(), self.forest.root_values()
+            budgets = np.where(full, cfg.simulations, cfg.cheap_simulations)
+            if cfg.root == "gumbel":  # the moves come from the search, sampled by its Gumbel noise
+                chosen, policies = gumbel_search(self.forest, budgets, evaluate, cfg.gumbel_k, self.rng)
+            else:
+                noise = (cfg.dirichlet_alpha, cfg.dirichlet_fraction)
+                self.forest.search(budgets, evaluate, self.rng, noise, noisy=full)
+                # Visit shares; with threats, a proven win's move alone and no mass on proven losses.
+                chosen, policies = None, self.forest.root_policy()
+            proven = self.forest.proven_values()
             for i, env in enumerate(self.envs):
                 state = states[i]
                 obs = env.observe(env.agent_selection)
@@ -91,7 +97,9 @@ class SelfPlay:
                 self.histories[i].append((obs["observation"], obs["action_mask"].astype(bool), target, state.to_move,
                                           proven[i]))  # fmt: skip
                 stats.full_searches += int(full[i])
-                if state.num_moves < cfg.temperature_moves:
+                if chosen is not None:
+                    action = int(chosen[i])
+                elif state.num_moves < cfg.temperature_moves:
                     action = int(self.rng.choice(len(shares), p=shares))
                 else:
                     action = random_argmax(shares, self.rng)

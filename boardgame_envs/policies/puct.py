@@ -119,6 +119,10 @@ class LockstepSearch:
         (value sums from the view of the player to move at the root; outcomes ``OPEN``, ``WON``, ...)."""
         raise NotImplementedError
 
+    def root_mean_value(self, b: int) -> float:
+        """Tree ``b``'s root mean value for the player to move there (after the first round: the evaluator's)."""
+        raise NotImplementedError
+
     def root_outcome(self, b: int) -> int:
         """Tree ``b``'s root as proven, for the player who moved into it (``OPEN``, ``WON``, ``LOST``, ``DRAWN``)."""
         raise NotImplementedError
@@ -135,7 +139,7 @@ class LockstepSearch:
             counts[b, moves] = visits
         return counts
 
-    def root_values(self) -> np.ndarray:
+    def proven_values(self) -> np.ndarray:
         """Each root's proven value for the player to move, ``(batch,)``: 1 won, -1 lost, 0 drawn, NaN unproven."""
         proven = {OPEN: np.nan, WON: -1.0, LOST: 1.0, DRAWN: 0.0}
         return np.array([proven[self.root_outcome(b)] for b in range(self.batch)])
@@ -180,7 +184,7 @@ class PUCTForest(LockstepSearch):
     fills up keeps scoring its leaves without expanding them). ``threats`` turns
     on the threat check and the solver (see the module), ``vcf_nodes`` the
     continuous-four search within it (positions a leaf, 0: none); read the
-    result with :meth:`root_policy` and :meth:`root_values`.
+    result with :meth:`root_policy` and :meth:`proven_values`.
     """
 
     def __init__(self, batch: int, game, capacity: int, c_puct: float = 1.5, threats: bool = False,
@@ -207,6 +211,7 @@ class PUCTForest(LockstepSearch):
         self.pending = np.zeros(batch, dtype=np.bool_)
         self.blocks = np.zeros((batch, a), dtype=np.int64)  # scratch of the threat check
         self.active = np.ones(batch, dtype=np.bool_)  # the trees select() walks
+        self.root_move = np.full(batch, -1, dtype=np.int64)  # a root child chosen by the caller, -1: PUCT's
 
     @property
     def batch(self) -> int:
@@ -231,8 +236,8 @@ class PUCTForest(LockstepSearch):
 
     def select(self) -> np.ndarray:
         """Walk each tree to a leaf; returns the indices of trees whose leaf needs an evaluation."""
-        select_leaves(self.rules, self.c_puct, self.vcf_nodes if self.threats else -1, self.active, self.roots,
-                      self.root_color, self.root_last, self.tree_i, self.tree_f, self.sizes, self.leaf_node,
+        select_leaves(self.rules, self.c_puct, self.vcf_nodes if self.threats else -1, self.active, self.root_move,
+                      self.roots, self.root_color, self.root_last, self.tree_i, self.tree_f, self.sizes, self.leaf_node,
                       self.leaf_board, self.leaf_color, self.leaf_last, self.leaf_legal, self.leaf_forbidden,
                       self.pending, self.blocks)  # fmt: skip
         return np.flatnonzero(self.pending)
@@ -265,6 +270,10 @@ class PUCTForest(LockstepSearch):
 
     def root_outcome(self, b: int) -> int:
         return int(self.tree_i[b, 0, OUTCOME])
+
+    def root_mean_value(self, b: int) -> float:
+        visits = self.tree_f[b, 0, VISITS]
+        return float(-self.tree_f[b, 0, VALUE_SUM] / visits) if visits > 0 else 0.0
 
     def leaf_state(self, b: int) -> GameState:
         """The pending leaf of tree ``b`` as a :class:`GameState` (for per-position evaluators)."""

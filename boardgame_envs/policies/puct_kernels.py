@@ -32,8 +32,9 @@ OPEN, WON, DRAWN, LOST = 0, 1, 2, 3
 
 
 @cached_kernel()
-def select_leaves(rules, c_puct, vcf_nodes, active, roots, root_color, root_last, tree_i, tree_f, sizes,
-                  leaf_node, leaf_board, leaf_color, leaf_last, leaf_legal, leaf_forbidden, pending, blocks):  # fmt: skip
+def select_leaves(rules, c_puct, vcf_nodes, active, root_move, roots, root_color, root_last, tree_i, tree_f,
+                  sizes, leaf_node, leaf_board, leaf_color, leaf_last, leaf_legal, leaf_forbidden, pending,
+                  blocks):  # fmt: skip
     """Walk every tree from its root to a leaf; finish terminal (and proven) leaves at once.
 
     For each tree ``b`` that reaches an unexpanded, non-terminal node, fills
@@ -41,7 +42,8 @@ def select_leaves(rules, c_puct, vcf_nodes, active, roots, root_color, root_last
     forbidden points) and sets ``pending[b]``: that leaf awaits an evaluation.
     ``vcf_nodes`` below 0 is a plain search; 0 or more turns the threat check and
     the solver on (:func:`_threats_at_leaf`), with that VCF budget; ``blocks`` is scratch for it.
-    Trees not ``active`` (their simulations spent) are left alone.
+    Trees not ``active`` (their simulations spent) are left alone; a tree with ``root_move[b] >= 0``
+    goes from its root into that move's child, by PUCT from there on.
     """
     n = rules[R_N]
     renju = rules[R_RENJU] != 0
@@ -64,6 +66,11 @@ def select_leaves(rules, c_puct, vcf_nodes, active, roots, root_color, root_last
             best = first
             best_score = -1e300
             for ch in range(first, first + tree_i[b, node, COUNT]):
+                if node == 0 and root_move[b] >= 0:
+                    if tree_i[b, ch, MOVE] == root_move[b]:
+                        best = ch  # the root child the caller chose (a Gumbel root's schedule)
+                        break
+                    continue
                 if tree_i[b, ch, OUTCOME] == LOST:
                     continue  # a proven loss; an open node always has a child that is not one
                 visits = tree_f[b, ch, VISITS]

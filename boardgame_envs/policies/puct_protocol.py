@@ -67,6 +67,7 @@ class ProtocolForest(LockstepSearch):
         self._moves: list[dict[int, tuple[Any, int]] | None] = [None] * batch
         self.pending = np.zeros(batch, dtype=np.bool_)
         self.active = np.ones(batch, dtype=np.bool_)  # the trees select() walks
+        self.root_move = np.full(batch, -1, dtype=np.int64)  # a root child chosen by the caller, -1: PUCT's
 
     @property
     def batch(self) -> int:
@@ -92,7 +93,8 @@ class ProtocolForest(LockstepSearch):
                 continue
             node, path = root, [root]
             while node.expanded and node.children and node.outcome == OPEN:
-                parent, node = node, self._child(node)
+                forced = self.root_move[b] if node is root else -1
+                parent, node = node, (node.children[int(forced)] if forced >= 0 else self._child(node))
                 if node.state is None:  # positions are made when first visited: most children never are
                     node.state = parent.state.clone()
                     node.state.play(node.action)
@@ -212,6 +214,10 @@ class ProtocolForest(LockstepSearch):
 
     def root_outcome(self, b: int) -> int:
         return self.roots[b].outcome
+
+    def root_mean_value(self, b: int) -> float:
+        root = self.roots[b]
+        return -root.value_sum / root.visits if root.visits > 0 else 0.0
 
     def leaf_state(self, b: int) -> Any:
         """The pending leaf of tree ``b`` (for per-position evaluators)."""

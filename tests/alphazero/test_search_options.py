@@ -107,3 +107,27 @@ def test_the_policy_loss_skips_examples_without_a_policy_target(tmp_path):
 def test_bad_search_options_are_value_errors(bad):
     with pytest.raises(ValueError):
         AlphaZeroConfig.for_game("tictactoe", **bad)
+
+
+def test_gumbel_self_play_targets_the_improved_policy():
+    config = AlphaZeroConfig.for_game("tictactoe", parallel_games=16, simulations=8, root="gumbel", gumbel_k=4,
+                                      full_search_prob=0.5, cheap_simulations=2, progress=False, out=None)  # fmt: skip
+    examples, stats = SelfPlay(tictactoe_v0.env, config, seed=0).play(random_net(MNKGame(3, 3)), 30)
+    with_target = examples.policies.sum(axis=1) > 0
+    assert np.allclose(examples.policies[with_target].sum(axis=1), 1.0) and 0.3 < with_target.mean() < 0.7
+    # The improved policy spreads over every legal move (completed values), unlike 8 visits over 4 candidates.
+    spread = (examples.policies[with_target] > 0).sum(axis=1)
+    assert (spread == examples.masks[with_target].sum(axis=1)).all()
+    assert stats.games >= 30
+
+
+def test_network_policy_with_a_gumbel_root():
+    game = MNKGame(9, 5, "freestyle")
+    policy = NetworkPolicy(random_net(game), game, simulations=8, root="gumbel", gumbel_k=4, threats=True)
+    assert policy.act(state_from(FOUR_TO_BLOCK)) == at(2, 6)
+    distribution = policy.distribution(state_from(VCF_IN_THREE))
+    assert np.isclose(distribution.sum(), 1.0)
+    with pytest.raises(ValueError, match="root must be"):
+        NetworkPolicy(random_net(game), game, root="mcts")
+    with pytest.raises(ValueError, match="unknown root"):
+        AlphaZeroConfig.for_game("tictactoe", root="alphago")

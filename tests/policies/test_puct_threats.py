@@ -46,7 +46,7 @@ def play(state, simulations: int, decoy: int, threats: bool, vcf_nodes: int = 0)
                         vcf_nodes=vcf_nodes)  # fmt: skip
     forest.set_root(0, state)
     forest.search(simulations, decoyed(state.game.num_actions, decoy))
-    return int(np.argmax(forest.root_policy()[0])), float(forest.root_values()[0])
+    return int(np.argmax(forest.root_policy()[0])), float(forest.proven_values()[0])
 
 
 @pytest.mark.parametrize("simulations", [1, 2])
@@ -122,7 +122,7 @@ def test_a_lost_root_still_offers_its_blocks():
     forest = PUCTForest(1, state.game, 1 + 50 * 81, threats=True)
     forest.set_root(0, state)
     forest.search(20, decoyed(81, at(7, 2)))
-    assert forest.root_values()[0] == -1.0
+    assert forest.proven_values()[0] == -1.0
     moves, _, _, _, outcomes = forest.root_children(0)
     assert sorted(moves) == [at(2, 6), at(6, 4)] and (outcomes == LOST).all()
     assert set(np.flatnonzero(forest.root_policy()[0])) <= {at(2, 6), at(6, 4)}
@@ -146,7 +146,7 @@ def test_proofs_agree_with_the_exact_solver(n, k, forest_class, vcf_nodes):
     forest = forest_class(len(states), game, 1 + 2001 * n * n, threats=True, vcf_nodes=vcf_nodes)
     forest.set_roots(states)
     forest.search(2000, lambda f, leaves: (np.ones((len(leaves), n * n)), np.zeros(len(leaves))))
-    values, policy = forest.root_values(), forest.root_policy()
+    values, policy = forest.proven_values(), forest.root_policy()
     proven = 0
     for b, state in enumerate(states):
         truth = solver.action_values(state)
@@ -170,7 +170,7 @@ def test_a_plain_forest_is_unchanged_by_the_new_outputs():
     forest.set_root(0, state)
     forest.search(30, decoyed(81, at(7, 2)))
     visits = forest.root_visits()[0]
-    assert visits.sum() == 30 and np.isnan(forest.root_values()[0])
+    assert visits.sum() == 30 and np.isnan(forest.proven_values()[0])
     assert np.allclose(forest.root_policy()[0], visits / 30)
 
 
@@ -193,7 +193,7 @@ def test_protocol_forest_wins_blocks_and_proves():
     forest = ProtocolForest(1, game, threats=True)
     forest.set_root(0, state)
     forest.search(1, decoyed(7, 5))
-    assert np.argmax(forest.root_policy()[0]) == 3 and forest.root_values()[0] == 1.0
+    assert np.argmax(forest.root_policy()[0]) == 3 and forest.proven_values()[0] == 1.0
     # One move earlier, yellow to move must block at d (its own three in a needs one more move).
     state = game.new_state()
     for column in (3, 0, 3, 0, 3):
