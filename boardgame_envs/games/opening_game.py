@@ -409,7 +409,8 @@ class OpeningState:
         b = game.base.num_planes
         out[:, :, :b] = self.base.planes(self.color_of(viewer))
         if self.offers and self.step != END:
-            out[:, :, b].reshape(-1)[self.offers] = 1
+            rows, cols = np.divmod(np.asarray(self.offers), n)
+            out[rows, cols, b] = 1
         if viewer == self.black_player:
             out[:, :, b + 1] = 1
         if viewer == self.to_move and not self.terminal:
