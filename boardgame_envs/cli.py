@@ -109,8 +109,9 @@ def replay_record(args: argparse.Namespace) -> int:
         from boardgame_envs.ui.replay import summary
 
         check_writable(args.gif)
-        animate(record.moves, MNKGame(record.board_size, record.win_length, record.rule), args.gif)
-        print(f"wrote {args.gif}: {len(record.moves) + 1} frames, {summary(record)}")
+        stones = record.stones()  # under an opening rule, its stones in the order laid
+        animate(stones, MNKGame(record.board_size, record.win_length, record.rule), args.gif)
+        print(f"wrote {args.gif}: {len(stones) + 1} frames, {summary(record)}")
         return 0
     if args.moves is None and sys.stdin.isatty():
         replay_terminal(record)

@@ -28,27 +28,41 @@ here, and whatever prints them escapes them.
 
 SGF points are two letters, column then row, ``a`` at the top left, so
 action ``a`` on an ``n x n`` board is ``"abc...".[a % n] + "abc...".[a // n]``.
+
+A game played under a tournament opening rule (``OR[swap2]``, Soosõrv,
+Taraguchi, RIF) keeps every action, swaps, offers and choices included, one
+node each (:mod:`~boardgame_envs.arena.opening_records`); :attr:`GameRecord.moves`
+then holds the game's actions, and the record reads back into the same game.
+Records written before opening rules read as they always did.
+:func:`piskvork_moves` writes stones as Gomocup tools give them to engines.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from boardgame_envs.arena import opening_records
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.notation import point_name
 
 MAX_SGF_BYTES = 1_000_000  # the largest file :func:`load` and :func:`from_sgf` read unless told otherwise
 
-__all__ = ["MAX_SGF_BYTES", "GameRecord", "RecordError", "from_sgf", "games_dir", "load", "save", "to_sgf"]
+__all__ = [
+    "MAX_SGF_BYTES", "GameRecord", "RecordError", "from_sgf", "games_dir", "load", "piskvork_moves", "save", "to_sgf",
+]  # fmt: skip
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _RESULTS = {BLACK: "B+", WHITE: "W+", 0: "0"}
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Z]+")
 _VALUE_END = re.compile(r"[\]\\]")  # the two characters that matter inside a value
-_KNOWN = frozenset({"GM", "FF", "CA", "SZ", "RU", "KL", "PB", "PW", "RE", "ON", "C", "FK", "AB", "AW", "AE", "PL"})
+_KNOWN = frozenset(
+    {"GM", "FF", "CA", "SZ", "RU", "KL", "PB", "PW", "RE", "ON", "C", "FK", "AB", "AW", "AE", "PL", "OR"}
+)
 
 
 class RecordError(ValueError):
@@ -62,6 +76,11 @@ class GameRecord:
     An m,n,k game is named by ``board_size``, ``rule`` and ``win_length``; any other
     game by its catalog name in ``game`` (``board_size`` 0, ``rule`` ""), and is
     saved as a list of moves, not SGF (which has no connect four).
+
+    Under an opening rule (``opening_rule``, e.g. ``"swap2"``) ``moves`` are the
+    game's actions from the start, decisions and offers included (the opening's
+    first ``opening_moves`` of them), ``black`` and ``white`` name whoever held
+    each colour once the opening had decided, and ``opening`` is "".
     """
 
     board_size: int
@@ -81,6 +100,7 @@ class GameRecord:
     # arena, not saved in SGF, so it takes no part in comparing records.
     glitches: tuple[int, int] = field(default=(0, 0), compare=False)
     game: str = ""  # the catalog name of a game other than m,n,k ("connect_four")
+    opening_rule: str = ""  # the tournament opening rule it was played under ("swap2", "soosorv8"), "" for none
 
     @property
     def result(self) -> str:
@@ -88,12 +108,71 @@ class GameRecord:
         return {BLACK: "1-0", WHITE: "0-1"}.get(self.winner, "1/2-1/2")
 
     def notation(self) -> str:
-        """The moves as players write them: renju notation (``"h8 h9 i9 ..."``), or the game's own."""
+        """The moves as players write them: renju notation (``"h8 h9 i9 ..."``, with an opening rule's decisions:
+        ``"h8 h9 j9 more ..."``), or the game's own."""
+        if self.game or self.opening_rule:
+            return " ".join(map(self.game_object().action_name, self.moves))
+        return " ".join(point_name(a, self.board_size) for a in self.moves)
+
+    def game_object(self) -> Any:
+        """The game it was played in: an ``MNKGame``, an ``OpeningRuleGame`` (an opening rule's) or a catalog game."""
         if self.game:
             from boardgame_envs.games.catalog import game_info
 
-            return " ".join(map(game_info(self.game).game().action_name, self.moves))
-        return " ".join(point_name(a, self.board_size) for a in self.moves)
+            return game_info(self.game).game()
+        if self.opening_rule:
+            return opening_records.opening_game(self.board_size, self.win_length, self.rule, self.opening_rule)
+        from boardgame_envs.games.mnk import MNKGame
+
+        return MNKGame(self.board_size, self.win_length, self.rule)
+
+    def state(self, moves: int | None = None) -> Any:
+        """The game's state after its first ``moves`` moves (all by default), each checked by the rules."""
+        count = len(self.moves) if moves is None else moves
+        if not 0 <= count <= len(self.moves):
+            raise ValueError(f"the game has {len(self.moves)} moves; cannot show the position after {count}")
+        game = self.game_object()
+        if self.opening_rule:
+            return game.state_after(self.moves[:count])
+        state = game.new_state()
+        for action in self.moves[:count]:
+            state.play(action)
+        return state
+
+    @property
+    def black_seat(self) -> int:
+        """The seat that held black (1 the first player, 2 the second): 1 without an opening rule; under one,
+        what its swaps decided, replayed from the opening's actions."""
+        if not self.opening_rule:
+            return 1
+        return self.state(self.opening_moves).black_player
+
+    def stones(self) -> list[int]:
+        """The stones in the order they were laid (an opening rule's decisions and unchosen offers left out)."""
+        if not self.opening_rule:
+            return list(self.moves)
+        state = self.state(self.opening_moves)
+        return [*state.opening_stones(), *self.moves[len(state.actions):]]
+
+    def opening_stones(self) -> list[int]:
+        """The stones of the opening (a set opening's moves, or what an opening rule laid), black first."""
+        if self.opening_rule:
+            return list(self.state(self.opening_moves).opening_stones())
+        return list(self.moves[: self.opening_moves])
+
+
+def piskvork_moves(stones: Sequence[int], board_size: int, relative: bool = False) -> str:
+    """Stones as Gomocup tools give them to engines: ``"7,7 8,7 9,9"`` (``x`` the column, ``y`` the row from the top,
+    from 0, black first), or with ``relative`` as offsets from the centre, ``"0,0, 1,0, 2,2"`` (a line of
+    c-gomoku-cli's offset opening files; the centre is ``board_size // 2`` both ways)."""
+    n = board_size
+    points = []
+    for a in stones:
+        if not 0 <= a < n * n:
+            raise ValueError(f"{a!r} is not a point of the {n}x{n} board (0..{n * n - 1})")
+        y, x = divmod(int(a), n)
+        points.append(f"{x - n // 2},{y - n // 2}" if relative else f"{x},{y}")
+    return (", " if relative else " ").join(points)
 
 
 def _escape(text: str) -> str:
@@ -116,7 +195,13 @@ def to_sgf(record: GameRecord) -> str:
     props += [("PB", record.black), ("PW", record.white), ("RE", result)]
     if record.fault:
         props.append(("FK", record.fault))
-    if record.opening_moves:
+    if record.opening_rule:
+        game = _opening_game(record)
+        props.append(("OR", game.opening.name))
+        if record.opening_moves:
+            words = " ".join(map(game.action_name, record.moves[: record.opening_moves]))
+            props.append(("ON", f"{game.opening.name}: {words}"))
+    elif record.opening_moves:
         opening = " ".join(point_name(a, n) for a in record.moves[: record.opening_moves])
         named = record.opening and record.opening != opening
         props.append(("ON", f"{record.opening}: {opening}" if named else opening))
@@ -125,8 +210,21 @@ def to_sgf(record: GameRecord) -> str:
     props += sorted(record.extra.items())
     root = "".join(key + "".join(f"[{_escape(v)}]" for v in ([value] if isinstance(value, str) else value))
                    for key, value in props)  # fmt: skip
-    nodes = "".join(f";{'BW'[i % 2]}[{_point(a, n)}]" for i, a in enumerate(record.moves))
+    if record.opening_rule:
+        try:
+            nodes = "".join(";" + node for node in opening_records.nodes_of(_opening_game(record), record.moves))
+        except opening_records.OpeningRecordError as exc:
+            raise RecordError(f"the record's moves are not a game of {record.opening_rule}: {exc}") from None
+    else:
+        nodes = "".join(f";{'BW'[i % 2]}[{_point(a, n)}]" for i, a in enumerate(record.moves))
     return f"(;{root}\n{nodes})\n"
+
+
+def _opening_game(record: GameRecord) -> Any:
+    try:
+        return record.game_object()
+    except opening_records.OpeningRecordError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def from_sgf(text: str, limit: int = MAX_SGF_BYTES) -> GameRecord:
@@ -153,6 +251,13 @@ def from_sgf(text: str, limit: int = MAX_SGF_BYTES) -> GameRecord:
     if not 1 <= win_length <= n:
         raise RecordError(f"win length KL[{win_length}] is outside 1..{n} on a {n}x{n} board")
     rule = _one(root, "RU", "freestyle")
+    if "OR" in root:
+        return _read_opening_rule_game(root, nodes, n, win_length, rule)
+    for number, node in enumerate(nodes):
+        ruled = [k for k in (opening_records.DECISION, opening_records.OFFERED) if k in node]
+        if ruled:
+            raise RecordError(f"node {number + 1} holds {'/'.join(ruled)}, an opening rule's action, but the root "
+                              f"names no opening rule (OR[...])")  # fmt: skip
     moves = _setup_moves(nodes, n, win_length, rule)
     setup = len(moves)
     for number, node in enumerate(nodes):
@@ -179,6 +284,27 @@ def from_sgf(text: str, limit: int = MAX_SGF_BYTES) -> GameRecord:
         board_size=n, rule=rule, black=_one(root, "PB", ""), white=_one(root, "PW", ""),
         moves=moves, winner=winner, win_length=win_length, opening=opening, opening_moves=opening_moves,
         forfeit=result.endswith("+F"), reason=_one(root, "C", ""), fault=_one(root, "FK", ""),
+        extra={k: v[0] if len(v) == 1 else list(v) for k, v in root.items() if k not in _KNOWN},
+    )  # fmt: skip
+
+
+def _read_opening_rule_game(root: dict[str, list[str]], nodes: list[dict[str, list[str]]], n: int, win_length: int,
+                             rule: str) -> GameRecord:  # fmt: skip
+    """A record of a game under the opening rule ``OR[...]`` names: one action a node (``opening_records``)."""
+    if any(key in node for node in nodes for key in ("AB", "AW", "AE")):
+        raise RecordError("a game under an opening rule lays its stones as moves: setup stones (AB/AW/AE) are refused")
+    try:
+        game = opening_records.opening_game(n, win_length, rule, _one(root, "OR", ""))
+        moves = opening_records.actions_of(game, nodes, lambda text: _action(text, n))
+        state = opening_records.replay(game, moves)
+    except opening_records.OpeningRecordError as exc:
+        raise RecordError(str(exc)) from None
+    result = _one(root, "RE", "0")
+    return GameRecord(
+        board_size=n, rule=rule, black=_one(root, "PB", ""), white=_one(root, "PW", ""), moves=moves,
+        winner=BLACK if result.startswith("B+") else WHITE if result.startswith("W+") else 0, win_length=win_length,
+        opening_moves=len(state.actions), forfeit=result.endswith("+F"), reason=_one(root, "C", ""),
+        fault=_one(root, "FK", ""), opening_rule=game.opening.name,
         extra={k: v[0] if len(v) == 1 else list(v) for k, v in root.items() if k not in _KNOWN},
     )  # fmt: skip
 

@@ -3,7 +3,9 @@
 Enter or ``n`` shows the next move, ``p`` the previous one, a number jumps to
 the position after that many moves, ``q`` (or the end of input) quits. The
 board is the env's ``ansi`` rendering; :func:`position` gives the game state
-after any number of moves, for other viewers. Everything printed from the file
+after any number of moves, for other viewers. A game under an opening rule
+steps through every action of its opening (stones, swaps, the offered fifth
+moves, shown as ``+``, and the choice), each line saying who did what. Everything printed from the file
 (names, opening, comments) goes through :func:`~boardgame_envs.ui.escape.printable`,
 so a record cannot send escape sequences to the terminal.
 """
@@ -11,24 +13,28 @@ so a record cannot send escape sequences to the terminal.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from boardgame_envs.arena.records import GameRecord
+from boardgame_envs.envs.opening_env import render_opening_text
 from boardgame_envs.envs.text import render_ansi
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.opening_rules import CHOOSE, OFFER
 from boardgame_envs.ui.escape import printable
 
 KEYS = "Enter/n: next, p: previous, NUMBER: go to move, q: quit"
 
 
-def position(record: GameRecord, moves: int) -> GameState:
-    """The game state after the record's first ``moves`` moves (checked by the rules as they are played)."""
-    if not 0 <= moves <= len(record.moves):
-        raise ValueError(f"the game has {len(record.moves)} moves; cannot show the position after {moves}")
-    state = MNKGame(record.board_size, record.win_length, record.rule).new_state()
-    for action in record.moves[:moves]:
-        state.play(action)
-    return state
+def position(record: GameRecord, moves: int) -> Any:
+    """The game state after the record's first ``moves`` moves (checked by the rules as they are played);
+    an ``OpeningState`` for a game under an opening rule, whose moves are its actions."""
+    return record.state(moves)
+
+
+def seats(record: GameRecord) -> tuple[str, str]:
+    """The names of the first and the second player (under an opening rule the swaps decide who was black)."""
+    return (record.black, record.white) if record.black_seat == 1 else (record.white, record.black)
 
 
 def result_line(game: MNKGame, winner: int, moves: int) -> str:
@@ -47,6 +53,9 @@ def summary(record: GameRecord) -> str:
 def header(record: GameRecord) -> str:
     """Who played, from which opening, and how it ended, in two lines."""
     opening = f", opening {record.opening or 'given'} ({record.opening_moves} moves)" if record.opening_moves else ""
+    if record.opening_rule:
+        first, _ = seats(record)
+        opening = f", under {record.opening_rule} ({record.opening_moves} opening actions; first player {first})"
     game = f"{record.board_size}x{record.board_size} {record.rule}" + (
         f", {record.win_length} in a row" if record.win_length != 5 else "")  # fmt: skip
     return printable(f"black {record.black} - white {record.white}: {game}{opening}") + "\n" + summary(record)
@@ -56,12 +65,37 @@ def frame(record: GameRecord, moves: int) -> str:
     """The board after ``moves`` moves, with a line naming the last one."""
     state = position(record, moves)
     n, total = record.board_size, len(record.moves)
-    if moves == 0:
-        last = "start"
+    if record.opening_rule:
+        board = render_opening_text(state, tuple(printable(name) for name in seats(record)))
+        last = "start" if moves == 0 else ruled_action(record, moves)
     else:
-        color = "black" if moves % 2 else "white"
-        last = f"{color} {point_name(record.moves[moves - 1], n)}" + (" (opening)" if moves <= record.opening_moves else "")
-    return f"{render_ansi(state)}\nmove {moves}/{total}: {last}" + (f"\n{printable(record.reason)}" if moves == total else "")
+        board = render_ansi(state)
+        if moves == 0:
+            last = "start"
+        else:
+            color = "black" if moves % 2 else "white"
+            opened = " (opening)" if moves <= record.opening_moves else ""
+            last = f"{color} {point_name(record.moves[moves - 1], n)}{opened}"
+    return f"{board}\nmove {moves}/{total}: {last}" + (f"\n{printable(record.reason)}" if moves == total else "")
+
+
+def ruled_action(record: GameRecord, moves: int) -> str:
+    """Action ``moves`` of a game under an opening rule in words: ``second player (mcts): swap``,
+    ``black (greedy) offers g10``, ``white (mcts) chooses g10``, ``black h8 (opening)``."""
+    before = position(record, moves - 1)
+    game = before.game
+    action = record.moves[moves - 1]
+    name = game.action_name(action)
+    who = printable(seats(record)[before.to_move - 1])
+    colour = game.color_name(before.color_of(before.to_move))
+    if action >= game.points:
+        return f"{game.player_name(before.to_move)} ({who}): {name}"
+    if before.in_opening and before.phase == OFFER:
+        return f"{colour} ({who}) offers {name}"
+    if before.in_opening and before.phase == CHOOSE:
+        return f"{colour} ({who}) chooses the fifth move {name}"
+    stone = game.color_name(before.base.to_move)
+    return f"{stone} {name}" + (f" (opening, laid by {who})" if before.in_opening else f" ({who})")
 
 
 def replay_terminal(
