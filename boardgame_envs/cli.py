@@ -9,7 +9,8 @@ import sys
 from typing import Any
 
 from boardgame_envs.cliargs import (
-    OneLineParser, PolicyList, add_engine_argument, add_game_arguments, game_env_fn, policy_arg, say_interrupted,
+    OneLineParser, PolicyList, add_engine_argument, add_game_arguments, add_opening_rule_argument, game_env_fn,
+    policy_arg, say_interrupted,
 )  # fmt: skip
 from boardgame_envs.policies.registry import make_policy
 from boardgame_envs.ui.escape import printable
@@ -55,6 +56,8 @@ def arena(args: argparse.Namespace) -> int:
         make_policy(name, seed=0)  # fail before any game is played
     default = openings.default_for(game)
     chosen = default if args.openings is None else None if args.openings == "none" else args.openings
+    if chosen is not None and args.opening_rule is not None:
+        raise ValueError(f"--opening-rule {args.opening_rule} lays the opening of every game: leave out --openings")
     if chosen is not None:
         if getattr(game, "family", None) != "mnk":
             raise ValueError(f"{game.name} has no opening sets: leave out --openings")
@@ -88,6 +91,9 @@ def play(args: argparse.Namespace) -> int:
     env_fn = game_env_fn(args, raw=True, render_mode="ansi")
     opponent = make_policy(args.opponent, seed=args.seed)
     check_fits(opponent, env_fn())  # bad board arguments fail here too, with the env's message
+    if args.gui and args.opening_rule is not None:
+        raise ValueError("the window takes stones, not an opening rule's decisions (swap, offers=2, ...): "
+                         "play under --opening-rule in the terminal (leave out --gui)")
     if args.gui:
         from boardgame_envs.ui.gui import play_window
 
@@ -190,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--second", default="random", type=policy_arg, metavar="POLICY",
                    help="the policy that moves second (white) (default random)")
     d.add_argument("--seed", type=int, default=0, help="seeds both policies (the second gets SEED + 1; default 0)")
+    add_opening_rule_argument(d)
     d.set_defaults(func=demo)
     p = sub.add_parser("play", help="play against a built-in policy in the terminal (or a window: --gui)")
     add_game_arguments(p)
@@ -197,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--color", default="black", choices=("black", "white", "first", "second"))
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--gui", action="store_true", help="play in a window (needs the gui extra: pygame)")
+    add_opening_rule_argument(p)
     add_engine_argument(p)
     p.set_defaults(func=play)
     a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
@@ -211,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early once an SPRT (alpha = beta = 0.05) decides")
     a.add_argument("--save-games", metavar="DIR", help="write every game to DIR as SGF")
     a.add_argument("--backend", default="local", choices=("local", "ray"), help="where the games run (default: local processes)")
+    add_opening_rule_argument(a)
     add_engine_argument(a)
     a.set_defaults(func=arena)
     g = sub.add_parser("pbrain", help="run a policy as a Gomocup brain (pbrain-*) on stdin/stdout")

@@ -16,6 +16,7 @@ from typing import Any
 from boardgame_envs.envs.factory import env_fn
 from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.games.mnk import RULES
+from boardgame_envs.games.opening_rules import valid_names
 from boardgame_envs.policies.registry import check_spec
 
 GOMOKU = GAMES["gomoku"]
@@ -43,8 +44,18 @@ def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = No
     parser.add_argument("--rule", default=None, choices=RULES, help=f"gomoku (default {GOMOKU.default_rule})")
 
 
+def add_opening_rule_argument(parser: argparse.ArgumentParser) -> None:
+    """``--opening-rule NAME``: play under a tournament opening rule (gomoku and renju; see docs/opening_rules.md)."""
+    parser.add_argument("--opening-rule", metavar="NAME", default=None,
+                        help=f"play under a tournament opening rule, which lays the opening and decides who plays "
+                        f"black: {valid_names()}")  # fmt: skip
+
+
 def game_env_fn(args: argparse.Namespace, **kwargs: Any) -> Callable[[], Any]:
-    """``() -> env`` for the parsed game arguments; arguments that do not apply to the game raise ValueError."""
+    """``() -> env`` for the parsed game arguments (and ``--opening-rule``, where the subcommand has it);
+    arguments that do not apply to the game raise ValueError."""
+    if getattr(args, "opening_rule", None) is not None:
+        kwargs.setdefault("opening_rule", args.opening_rule)
     return env_fn(args.game, args.board_size, args.win_length, args.rule, **kwargs)
 
 

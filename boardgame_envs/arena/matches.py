@@ -8,7 +8,11 @@ a pair ``(name, kwargs)``, a ``.pt`` checkpoint path, any picklable factory
 With ``openings`` a match plays **game pairs**: each opening twice, A black in
 the first game and white in the second, so that neither side profits from an
 opening that favours one colour. Without openings the games start from the
-empty board and A's seat alternates. Every game gets its own seed derived
+empty board and A's seat alternates. Under a tournament **opening rule** (an
+``env_fn`` whose game has one: ``make_env("gomoku", rule="freestyle",
+opening_rule="swap2")``) the pairs swap which policy is the first player;
+the rule's swaps then decide the colours, and the result counts A's games by
+seat and by the colour A ended with, and how often each policy held black. Every game gets its own seed derived
 from the match seed and its index, both policies are rebuilt with seeds from
 it, and results are taken in game order, so a match's result (an SPRT's
 stopping point included) does not depend on ``jobs``, on the backend, or on
@@ -45,6 +49,7 @@ from boardgame_envs.arena.records import GameRecord, games_dir, save
 from boardgame_envs.arena.referee import GameTask, play_task
 from boardgame_envs.arena.sprt import SPRT
 from boardgame_envs.games.lines import BLACK
+from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.policies.registry import spec_name
 
 Z95 = 1.959964
@@ -53,12 +58,20 @@ ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
 
 @dataclass
 class MatchResult:
-    """Wins/draws/losses of policy A against B, overall and by A's seat (first = black)."""
+    """Wins/draws/losses of policy A against B, overall and by A's seat (first = black).
+
+    Under an opening rule (``opening_rule``) the first seat is the first
+    player, whose colour the rule decides: ``by_colour`` counts A's games by the
+    colour A held and ``a_black`` says, game by game, whether A held black.
+    """
 
     name_a: str
     name_b: str
     by_seat: dict[str, list[int]] = field(default_factory=lambda: {"first": [0, 0, 0], "second": [0, 0, 0]})
     records: list[GameRecord] = field(default_factory=list)
+    by_colour: dict[str, list[int]] = field(default_factory=lambda: {"black": [0, 0, 0], "white": [0, 0, 0]})
+    a_black: list[bool] = field(default_factory=list)  # per game, in order: A held black
+    opening_rule: str = ""  # the tournament opening rule every game was played under, "" for none
     openings: str = ""  # what the openings were, for the report; "" from the empty board
     pairs: bool = False
     interrupted: bool = False  # stopped by Ctrl-C: the games finished so far
@@ -94,7 +107,7 @@ class MatchResult:
     def pentanomial(self) -> list[int]:
         """Completed pairs by A's points in the pair: 0, 1/2, 1, 3/2, 2 (pair matches only)."""
         counts = [0] * 5
-        for points in pair_points(self.records):
+        for points in pair_points(self.records, self.a_black):
             counts[int(points * 2)] += 1
         return counts
 
@@ -123,14 +136,23 @@ class MatchResult:
         e, elo_lo, elo_hi = (x + 0.0 for x in self.elo())  # + 0.0 turns -0.0 into 0.0 for printing
         how = f"colour-swapped pairs over {self.openings}" if self.pairs else (
             f"openings {self.openings}, seats alternated" if self.openings else "seats alternated")  # fmt: skip
+        if self.opening_rule:
+            how = (f"under {self.opening_rule}, " + ("pairs of seats (each policy the first player once a pair)"
+                                                     if self.pairs else "seats alternated"))  # fmt: skip
         lines = [f"{self.name_a} vs {self.name_b}: {self.games} games, {how}"]
         if self.interrupted:
             lines.append("  interrupted: the games finished so far")
-        width = max(22, len(self.name_a) + 10)
+        width = max(22, len(self.name_a) + 12)
         lines.append(f"  {'seat of ' + self.name_a:<{width}}{'wins':>6}{'draws':>7}{'losses':>8}")
         for seat, (w, d, l) in self.by_seat.items():
             lines.append(f"  {seat:<{width}}{w:>6}{d:>7}{l:>8}")
+        if self.opening_rule:
+            lines.append(f"  {'colour of ' + self.name_a:<{width}}")
+            for colour, (w, d, l) in self.by_colour.items():
+                lines.append(f"  {colour:<{width}}{w:>6}{d:>7}{l:>8}")
         lines.append(f"  {'total':<{width}}{self.wins:>6}{self.draws:>7}{self.losses:>8}")
+        if self.opening_rule:
+            lines.append(f"  {self.black_share()}")
         faults = self.faults()
         if len(faults) == 1:
             (kind, count), = faults.items()
@@ -150,6 +172,16 @@ class MatchResult:
             lines.append(f"  {self.sprt}: LLR {self.llr:+.2f} ({lower:+.2f}, {upper:+.2f}): "
                          f"{verdict.get(self.decision or '', 'no decision yet')}")  # fmt: skip
         return "\n".join(lines)
+
+
+    def black_share(self) -> str:
+        """How often each policy held black: ``greedy held black in 3 of 4 games (as the first player 2 of 2, as the
+        second 1 of 2); random in 1``."""
+        first = [black for i, black in enumerate(self.a_black) if i % 2 == 0]  # match() seats A first in even games
+        second = [black for i, black in enumerate(self.a_black) if i % 2]
+        held = sum(self.a_black)
+        return (f"{self.name_a} held black in {held} of {self.games} games (as the first player {sum(first)} of "
+                f"{len(first)}, as the second {sum(second)} of {len(second)}); {self.name_b} in {self.games - held}")
 
 
 def _article(kind: str) -> str:
@@ -173,10 +205,12 @@ def a_points(record: GameRecord, a_black: bool) -> float:
     return 1.0 if (record.winner == BLACK) == a_black else 0.0
 
 
-def pair_points(records: list[GameRecord]) -> Iterator[float]:
-    """A's points in each completed pair (games 2p and 2p+1: A black, then A white)."""
+def pair_points(records: list[GameRecord], a_black: list[bool] | None = None) -> Iterator[float]:
+    """A's points in each completed pair (games 2p and 2p+1: A black, then A white; or, under an opening rule,
+    whichever colour ``a_black[i]`` says A held in game ``i``)."""
     for i in range(0, len(records) - 1, 2):
-        yield a_points(records[i], True) + a_points(records[i + 1], False)
+        first, second = (True, False) if a_black is None else (a_black[i], a_black[i + 1])
+        yield a_points(records[i], first) + a_points(records[i + 1], second)
 
 
 def check_games_and_jobs(games: int, jobs: int, backend: str = "local") -> None:
@@ -202,7 +236,10 @@ def match(
     file, or a list (see :func:`boardgame_envs.openings.resolve`); ``None``
     plays from the empty board with A's seat alternating. ``pairs`` (default:
     whenever openings are given) plays each opening twice, colours swapped,
-    cycling through the set; ``games`` must then be even. ``sprt`` (an
+    cycling through the set; ``games`` must then be even. Under an opening rule
+    (the game of ``env_fn()`` has one) openings are refused (the rule lays the
+    opening) and ``pairs`` (default on) swaps which policy is the first player
+    within each pair. ``sprt`` (an
     :class:`~boardgame_envs.arena.sprt.SPRT` or ``"ELO0,ELO1"``) stops the match as
     soon as it decides. ``save_games``: a directory where each game is written
     as SGF (``game-0001.sgf``, ...). ``backend``: ``"local"`` (processes) or
@@ -211,12 +248,16 @@ def match(
     check_games_and_jobs(games, jobs, backend)
     env = env_fn()
     game = env.unwrapped.game
+    rule = game.opening.name if isinstance(game, OpeningRuleGame) else ""
+    if rule and openings is not None:
+        raise ValueError(f"the {rule} opening rule lays the opening of every game: leave out openings")
     chosen = opening_sets.resolve(openings, game.size) if openings is not None else []
-    pairs = bool(chosen) if pairs is None else bool(pairs)
-    if pairs and not chosen:
+    pairs = bool(chosen or rule) if pairs is None else bool(pairs)
+    if pairs and not (chosen or rule):
         raise ValueError("pairs=True needs openings (a pair is one opening played with colours swapped)")
     if pairs and games % 2:
-        raise ValueError(f"a match over openings plays colour-swapped pairs: give an even number of games, not {games}")
+        what = f"under {rule} plays pairs of seats" if rule else "over openings plays colour-swapped pairs"
+        raise ValueError(f"a match {what}: give an even number of games, not {games}")
     if isinstance(sprt, str):
         sprt = SPRT.parse(sprt)
     names = (spec_name(spec_a), spec_name(spec_b))
@@ -228,7 +269,7 @@ def match(
         opening = (chosen[(i // 2 if pairs else i) % len(chosen)]) if chosen else None
         tasks.append(GameTask(i, env_fn, spec_a, spec_b, names, int(seeds[i]), i % 2 == 0, opening))
     described = openings if isinstance(openings, str) else (f"{len(chosen)} openings" if chosen else "")
-    result = MatchResult(names[0], names[1], openings=described, pairs=pairs, sprt=sprt)
+    result = MatchResult(names[0], names[1], openings=described, pairs=pairs, sprt=sprt, opening_rule=rule)
     if save_games is not None:
         games_dir(save_games)
     bar = tqdm(total=games, desc=f"{names[0]} vs {names[1]}", disable=not progress, leave=False)
@@ -256,9 +297,12 @@ def describe_game(games: int, index: int, task: GameTask) -> str:
 
 
 def _count(result: MatchResult, task: GameTask, record: GameRecord) -> None:
-    points = a_points(record, task.a_black)
+    a_black = task.a_black == (record.black_seat == 1)  # an opening rule may have given the first seat white
+    points = a_points(record, a_black)
     column = 0 if points == 1.0 else 1 if points == 0.5 else 2
     result.by_seat["first" if task.a_black else "second"][column] += 1
+    result.by_colour["black" if a_black else "white"][column] += 1
+    result.a_black.append(a_black)
     result.records.append(record)
 
 
@@ -268,9 +312,9 @@ def _sprt_step(result: MatchResult, sprt: SPRT) -> bool:
     if result.pairs:
         if len(records) % 2:
             return False
-        samples = [p / 2 for p in pair_points(records)]
+        samples = [p / 2 for p in pair_points(records, result.a_black)]
     else:
-        samples = [a_points(r, i % 2 == 0) for i, r in enumerate(records)]
+        samples = [a_points(r, black) for r, black in zip(records, result.a_black)]
     result.llr = sprt.llr(samples, pairs=result.pairs)
     result.decision = sprt.decision(result.llr)
     return result.decision is not None

@@ -10,6 +10,12 @@ is checked and played on the referee's own state. A policy that writes on what
 it was handed changes nothing but its copy, so every result is one the rules
 produced.
 
+Under a tournament opening rule (an env whose game is an
+:class:`~boardgame_envs.games.opening_game.OpeningRuleGame`) the two policies
+are the first and the second player; the rule's swaps decide who plays black,
+and the record names them by the colours they ended with
+(:attr:`GameRecord.black_seat` says which seat that was).
+
 A policy that returns an illegal move, or raises
 :class:`~boardgame_envs.policies.base.Forfeit` (an external engine's crash,
 timeout or bad answer), loses that game; the record names the fault
@@ -32,6 +38,7 @@ from boardgame_envs.arena.backends import ArenaError
 from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import IllegalMoveError
+from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy, spec_name
@@ -73,6 +80,9 @@ def play_record(
 
     ``opening``: anything ``reset(options={"opening": ...})`` accepts (moves, a
     list of actions, an :class:`~boardgame_envs.openings.Opening`, a built-in name).
+    Under an opening rule ``black`` and ``white`` are the first and the second
+    player (the rule decides their colours) and ``opening`` is a list of the
+    game's actions, if given.
 
     Each policy acts on a clone of the state. An illegal move ends the game, lost by
     the policy that chose it (a raw env, which raises on illegal moves, raises
@@ -85,6 +95,7 @@ def play_record(
     """
     env = env_fn()
     raw = env.unwrapped
+    ruled = isinstance(raw.game, OpeningRuleGame)
     mnk = kernels_of(raw.game, "mnk") is not None
     if opening is not None and mnk:
         opening = opening_sets.as_opening(opening, raw.game.size)
@@ -92,19 +103,48 @@ def play_record(
     strict = env is raw  # a raw env raises on an illegal move; env()'s wrappers make it a loss
     game, state = raw.game, raw.game_state
     players = dict(zip(env.possible_agents, ((black, names[0]), (white, names[1]))))
-    rules = dict(board_size=game.size, rule=game.rule, win_length=game.win_length) if mnk else dict(
-        board_size=0, rule="", game=game.name
-    )
+    if mnk or ruled:
+        rules = dict(board_size=game.size, rule=game.rule, win_length=game.win_length)
+    else:
+        rules = dict(board_size=0, rule="", game=game.name)
     record = GameRecord(
         **rules, black=names[0], white=names[1], moves=list(raw.moves), winner=0,
-        opening=getattr(opening, "name", "") if opening is not None else "", opening_moves=len(raw.moves),
+        opening=getattr(opening, "name", "") if opening is not None and not ruled else "",
+        opening_moves=len(raw.moves), opening_rule=game.opening.name if ruled else "",
     )  # fmt: skip
     glitches_before = [_glitches(black), _glitches(white)]
     try:
         _play_out(env, state, players, record, strict)
     finally:
         record.glitches = (_glitches(black) - glitches_before[0], _glitches(white) - glitches_before[1])
+        if ruled:
+            _name_colours(record, state, names)
     return record
+
+
+def _name_colours(record: GameRecord, state: Any, names: tuple[str, str]) -> None:
+    """Under an opening rule: the record's players and winner by the colours the opening gave them."""
+    record.opening_moves = len(state.actions)
+    if state.black_player == 2:
+        record.black, record.white = names[1], names[0]
+        record.glitches = record.glitches[::-1]
+    if not record.forfeit:
+        record.winner = state.color_of(state.winner) if state.winner else 0
+
+
+def _side(state: Any, player: int) -> str:
+    """``player`` as messages name it: ``black``, or under an opening rule ``first player (black)``."""
+    game = state.game
+    if isinstance(game, OpeningRuleGame):
+        return f"{game.player_name(player)} ({game.color_name(state.color_of(player))})"
+    return game.player_name(player)
+
+
+def _winner_after_fault(state: Any) -> int:
+    """The winning colour when the side to act loses by its fault."""
+    if isinstance(state.game, OpeningRuleGame):
+        return state.color_of(3 - state.to_move)
+    return WHITE if state.to_move == BLACK else BLACK
 
 
 def _glitches(policy: Any) -> int:
@@ -121,12 +161,12 @@ def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record:
             env.step(None)
             continue
         policy, name = players[agent]
-        color = game.player_name(state.to_move)
+        color = _side(state, state.to_move)
         try:
             action = policy.act(state.clone())  # a copy: what a policy writes on it changes nothing here
         except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: its loss
             kind = fault_kind(exc)
-            record.winner, record.forfeit, record.fault = WHITE if state.to_move == BLACK else BLACK, True, kind
+            record.winner, record.forfeit, record.fault = _winner_after_fault(state), True, kind
             record.reason = f"{color} ({name}) forfeits ({kind}): {exc}"
             return
         except (Exception, SystemExit) as exc:  # SystemExit too: a policy does not get to end the match's process
@@ -138,19 +178,20 @@ def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record:
         if reason is not None:
             if strict:
                 raise IllegalMoveError(f"{color} ({name}) played an illegal move: {reason}")
-            record.winner, record.forfeit = WHITE if state.to_move == BLACK else BLACK, True
+            record.winner, record.forfeit = _winner_after_fault(state), True
             record.fault = "illegal move"
             record.reason = f"{color} ({name}) played an illegal move and loses: {reason}"
             return
         record.moves.append(int(action))
         env.step(int(action))
     record.winner = int(state.winner)
+    winner = _side(state, record.winner) if record.winner else ""
     if record.winner and hasattr(game, "win_length"):
-        record.reason = f"{game.player_name(record.winner)} makes {game.win_length} in a row"
+        record.reason = f"{winner} makes {game.win_length} in a row"
     elif record.winner:
-        record.reason = f"{game.player_name(record.winner)} wins"
+        record.reason = f"{winner} wins"
     elif not state.board.all():
-        record.reason = f"draw: {game.player_name(state.to_move)} has no legal move"
+        record.reason = f"draw: {_side(state, state.to_move)} has no legal move"
     else:
         record.reason = "draw: the board is full"
 
@@ -158,6 +199,8 @@ def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record:
 def play_game(env_fn: Callable[[], Any], first: Any, second: Any, opening: Any = None) -> tuple[int, list[int]]:
     """One game (from ``opening``, else the empty board); returns (winner seat: 1 first, 2 second, 0 draw; moves)."""
     record = play_record(env_fn, first, second, (spec_name(first), spec_name(second)), opening)
+    if record.winner and record.black_seat == 2:  # an opening rule gave black to the second player
+        return 3 - record.winner, record.moves
     return record.winner, record.moves
 
 
@@ -171,7 +214,7 @@ class GameTask:
     spec_b: Any
     names: tuple[str, str]
     seed: int
-    a_black: bool
+    a_black: bool  # A is the first player: black, unless an opening rule's swaps decide otherwise
     opening: opening_sets.Opening | None
 
 

@@ -64,6 +64,7 @@ __all__ = [
     "EngineTimeout", "GomocupEngine",
 ]  # fmt: skip
 
+OPENING_RULES = ("swap2",)  # the tournament opening rules engines take part in (SWAP2BOARD)
 MAX_TAKEBACK = 2  # an undo further back than this is sent as a new BOARD
 SETTLE_MS = 2.0  # the default pause between a move answer and the next command (see the module docstring)
 QUIET_S = 0.05  # after a glitch: how long the engine must stay silent before we send again

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from boardgame_envs.cliargs import add_engine_argument
+from boardgame_envs.cliargs import add_engine_argument, add_opening_rule_argument
 
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +50,7 @@ def add_rate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--precision", type=float, default=None, metavar="ELO",
                         help="stop early once the 95%% interval is at most ±ELO")  # fmt: skip
     parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game to DIR as SGF")
+    add_opening_rule_argument(parser)
     add_engine_argument(parser)
 
 
@@ -59,7 +60,7 @@ def run_rate(args: argparse.Namespace) -> int:
     try:
         rating = rate(args.policy, args.game, rule=args.rule, board_size=args.board_size, games=args.games,
                       seed=args.seed, jobs=args.jobs, precision=args.precision, backend=args.backend,
-                      save_games=args.save_games)  # fmt: skip
+                      save_games=args.save_games, opening_rule=args.opening_rule)  # fmt: skip
     except KeyboardInterrupt:
         print("interrupted before a game finished: no estimate", file=sys.stderr)
         return 130

@@ -115,7 +115,7 @@ def play_one(env_fn: Callable[[], Any], task: Task, players: tuple[str, str] | N
 
 def result_of(task: Task, record: GameRecord) -> GameResult:
     """The log's line for ``task``'s game, played as ``record``."""
-    a_colour = BLACK if task.a_first else WHITE
+    a_colour = BLACK if task.a_first == (record.black_seat == 1) else WHITE  # an opening rule may swap colours
     score = 0.5 if record.winner == 0 else (1.0 if record.winner == a_colour else 0.0)
     moves = len(record.moves) - record.opening_moves
     fault = (record.fault or "forfeit") if record.forfeit else ""

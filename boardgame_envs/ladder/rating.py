@@ -28,6 +28,7 @@ from tqdm.auto import tqdm
 
 from boardgame_envs.arena.backends import Workers, check_backend
 from boardgame_envs.arena.records import games_dir, save
+from boardgame_envs.envs.factory import env_fn as game_env_fn
 from boardgame_envs.ladder.elo import Estimate, fit_against
 from boardgame_envs.ladder.games import Task, play
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
@@ -55,6 +56,7 @@ class Rating:
     top: Level | None = None
     bottom: Level | None = None
     above: str = ""  # levels the ladder has above ``top`` that were not played here, and how to play them
+    opening_rule: str = ""  # the games were played under this opening rule; the levels were rated without one
 
     @property
     def half_width(self) -> float:
@@ -93,6 +95,10 @@ class Rating:
             lines.append(f"  {name:<16}{w:>6}{d:>7}{l:>8}")
         if self.above and self.top is not None and self.elo >= self.top.elo:  # the built-in top cannot place it
             lines.append(f"  note: {self.above}")
+        if self.opening_rule:
+            lines.append(f"  note: played under the {self.opening_rule} opening rule, but the levels' published Elo "
+                         f"comes from games without one (three stones near the centre): this is a rating against "
+                         f"levels measured in another game")  # fmt: skip
         return "\n".join(lines)
 
 
@@ -146,6 +152,7 @@ class Walk:
         self.per_level: dict[str, list[int]] = {}
         self.games = 0
         self.above = ""  # the ladder's levels above this table's top that cannot be played here (see playable_levels)
+        self.opening_rule = ""  # the opening rule the games are played under ("" for none)
 
     def record(self, score: float) -> None:
         """One game against the current opponent: the agent's score, 1, 0.5 or 0."""
@@ -167,14 +174,14 @@ class Walk:
         per_level = {lv.name: list(self.per_level[lv.name]) for lv in self.table if lv.name in self.per_level}
         bottom, top = _ends(self.table)
         return Rating(policy, ladder, est.elo, est.low, est.high, self.games, per_level, interrupted, top, bottom,
-                      self.above)  # fmt: skip
+                      self.above, self.opening_rule)  # fmt: skip
 
 
 def rate(
     policy: Any, game: str, rule: str | None = None, board_size: int | None = None, games: int = 400, seed: int = 0,
     jobs: int = 1, precision: float | None = None, progress: bool = True,
     on_batch: Callable[[Rating], None] | None = None, backend: str = "local",
-    save_games: str | os.PathLike | None = None,
+    save_games: str | os.PathLike | None = None, opening_rule: str | None = None,
 ) -> Rating:  # fmt: skip
     """Rate ``policy`` (a spec, a ``.pt`` checkpoint, an object with ``act(state)``) on ``game``'s ladder.
 
@@ -185,14 +192,19 @@ def rate(
     (``interrupted=True``) once a pair has been played, else re-raises. ``backend``: ``"local"`` (``jobs`` processes) or
     ``"ray"``; the games and the rating do not depend on it. ``save_games``: a
     directory that receives every game as SGF, ``game-0001.sgf``, ... in the order
-    played.
+    played. ``opening_rule`` (``"swap2"``, ``"soosorv8"``, ...) plays every game under
+    that tournament opening rule, each pair swapping which side is the first player;
+    the levels keep the Elo they were rated with, in games without one (the rating
+    says so).
     """
     _check(games, jobs, backend)
     if precision is not None and not precision > 0:
         raise ValueError(f"precision must be a positive number of Elo, got {precision!r}")
     ladder = ladder_for(game, rule, board_size)
-    table, above = playable_levels(levels(game, rule, board_size))
-    env_fn = ladder.env_fn()
+    env_fn = ladder.env_fn() if opening_rule is None else game_env_fn(ladder.game, opening_rule=opening_rule,
+                                                                       **ladder.params)  # fmt: skip
+    ruled = getattr(getattr(env_fn().unwrapped.game, "opening", None), "name", "")  # the rule's name, "" for none
+    table, above = playable_levels(levels(game, rule, board_size), ruled or None)
     _check_policy(policy, env_fn)
     name = spec_name(policy)
     rng = np.random.default_rng(seed)
@@ -200,6 +212,7 @@ def rate(
     builtin = [lv for lv in table if not lv.external]
     walk = Walk(table, start=builtin[len(builtin) // 2])  # the middle of the built-in levels, engines or not
     walk.above = above
+    walk.opening_rule = ruled
     rating = walk.rating(name, ladder.name, Estimate(math.nan, -math.inf, math.inf))
     if save_games is not None:
         games_dir(save_games)
@@ -212,7 +225,7 @@ def rate(
                 tasks = []
                 for _ in range(batch):
                     pair_seed = int(rng.integers(2**63))
-                    opening = ladder.opening(pair_seed)
+                    opening = () if ruled else ladder.opening(pair_seed)  # an opening rule lays its own
                     for a_first in (True, False):
                         tasks.append(Task(policy, opponent.spec, a_first, pair_seed, (name, opponent.name), opening, 0))
                 players = (name, f"{opponent.name} ({opponent.spec})")
@@ -236,16 +249,24 @@ def rate(
     return rating
 
 
-def playable_levels(table: list[Level]) -> tuple[list[Level], str]:
+def playable_levels(table: list[Level], opening_rule: str | None = None) -> tuple[list[Level], str]:
     """The levels ``rate`` can play here, and a note on the external levels it cannot ("" if none).
+
+    Under an opening rule that Gomocup engines cannot play (any but Swap2) the external levels are left out.
 
     An external level is playable where its engine is configured (``--engine NAME=PATH`` or
     ``BOARDGAME_ENVS_NAME``); the engine is then checked once to honour a node budget
     (:func:`~boardgame_envs.gomocup.engines.check_node_budget`), so that a binary that is not
     the published player fails before any game instead of faking a rating.
     """
+    from boardgame_envs.gomocup.engine import OPENING_RULES
     from boardgame_envs.gomocup.engines import check_node_budget, configured, variable
 
+    if opening_rule is not None and opening_rule not in OPENING_RULES and any(lv.external for lv in table):
+        engines = [lv for lv in table if lv.external]
+        note = (f"the ladder goes on above with external levels {engines[0].name} .. {engines[-1].name}, not played "
+                f"here: Gomocup engines take part in no opening rule but {', '.join(OPENING_RULES)}")  # fmt: skip
+        return [lv for lv in table if not lv.external], note
     missing = sorted({lv.engine for lv in table if lv.external and not configured(lv.engine)})
     playable = [lv for lv in table if not lv.external or lv.engine not in missing]
     checked = set()

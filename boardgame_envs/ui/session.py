@@ -36,6 +36,7 @@ class PlaySession:
     def new_game(self) -> None:
         """Back to the empty board, the person in the same seat."""
         self.moves: list[int] = []
+        self.actors: list[int] = []  # the seat that took each of ``moves`` (1 first, 2 second)
         self.forfeit: str | None = None  # why the opponent lost by its own fault (an engine crashed, ...)
         self.env = self._replay()
         self.human = self.env.possible_agents[0 if self.human_first else 1]
@@ -80,14 +81,16 @@ class PlaySession:
         """Play ``action`` for the side to move (the person, or the opponent's answer)."""
         if self.over:
             raise ValueError("the game is over")
+        actor = self.env.possible_agents.index(self.env.agent_selection) + 1
         self.env.step(int(action))  # an illegal move raises here, and the raw env stays as it was
         self.moves.append(int(action))
+        self.actors.append(actor)
 
     def can_undo(self) -> bool:
         return any(self._is_human_move(i) for i in range(len(self.moves)))
 
     def _is_human_move(self, index: int) -> bool:
-        return (index % 2 == 0) == self.human_first
+        return self.actors[index] == (1 if self.human_first else 2)
 
     def undo(self) -> bool:
         """Take back the person's last move and every move after it; False (and nothing changes) if there is none."""
@@ -95,6 +98,7 @@ class PlaySession:
         if not mine:
             return False
         del self.moves[mine[-1] :]
+        del self.actors[mine[-1] :]
         self.forfeit = None
         self.env = self._replay()
         return True

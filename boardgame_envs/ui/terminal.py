@@ -22,7 +22,11 @@ def usage(game: Any) -> str:
     """How to type a move of ``game``, with the middle action (the centre of a square board) as the example."""
     if hasattr(game, "size"):  # the m,n,k family also reads row,col
         n = game.size
-        return f"type a point ({game.action_name((n // 2) * n + n // 2)} or row,col), or: undo, hint, quit"
+        point = f"a point ({game.action_name((n // 2) * n + n // 2)} or row,col)"
+        decisions = getattr(game, "decisions", ())  # an opening rule's: swap, keep, offers=2, ...
+        if decisions:
+            point += f" or a decision of the opening ({', '.join(decisions)})"
+        return f"type {point}, or: undo, hint, quit"
     return f"type a move ({game.action_name(game.num_actions // 2)}), or: undo, hint, quit"
 
 

@@ -44,3 +44,27 @@ def test_the_opponents_opening_move_stays_when_the_person_plays_second():
     session.play(4)
     session.play(session.opponent_move())
     assert session.undo() and session.moves == [0]
+
+
+def test_undo_under_an_opening_rule_follows_who_took_each_action():
+    """Swap2: the person lays three stones in a row and the opponent takes black (its lowest legal action, the first
+    decision), so the person, now white, moves again; undo takes back the person's third stone and the choice after
+    it, not "every other action"."""
+    import functools
+
+    from boardgame_envs.envs.factory import make_env
+    from boardgame_envs.ui.terminal import usage
+
+    env_fn = functools.partial(make_env, "gomoku", 9, 5, "freestyle", raw=True, opening_rule="swap2")
+    session = PlaySession(env_fn, Lowest(), human_first=True)
+    game = session.state.game
+    for name in ("e5", "e6", "f4"):
+        session.play(game.parse_action(name))
+    assert not session.humans_turn
+    session.play(session.opponent_move())
+    assert game.action_name(session.moves[-1]) == "black" and session.humans_turn
+    session.play(game.parse_action("d4"))
+    assert session.actors == [1, 1, 1, 2, 1]
+    assert session.undo() and [game.action_name(a) for a in session.moves] == ["e5", "e6", "f4", "black"]
+    assert session.undo() and [game.action_name(a) for a in session.moves] == ["e5", "e6"] and session.humans_turn
+    assert "or a decision of the opening (black, white, more)" in usage(game)
