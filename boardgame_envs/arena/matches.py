@@ -147,7 +147,7 @@ class MatchResult:
         for seat, (w, d, l) in self.by_seat.items():
             lines.append(f"  {seat:<{width}}{w:>6}{d:>7}{l:>8}")
         if self.opening_rule:
-            lines.append(f"  {'colour of ' + self.name_a:<{width}}")
+            lines.append(f"  colour of {self.name_a}")
             for colour, (w, d, l) in self.by_colour.items():
                 lines.append(f"  {colour:<{width}}{w:>6}{d:>7}{l:>8}")
         lines.append(f"  {'total':<{width}}{self.wins:>6}{self.draws:>7}{self.losses:>8}")

@@ -10,6 +10,10 @@ Commands (case-insensitive):
 * ``START n`` (5 <= n <= 19) / ``RECTSTART n,n`` (square only) -> ``OK``; ``RESTART`` -> ``OK``;
 * ``BEGIN`` (empty board, we play black), ``TURN x,y`` (the opponent's move),
   ``BOARD`` + ``x,y,field`` lines (1 ours, 2 the opponent's) + ``DONE`` -> our move ``x,y``;
+* ``SWAP2BOARD`` + 0, 3 or 5 ``x,y`` lines + ``DONE`` (Gomocup's Swap2 extension, freestyle and
+  standard) -> three stones ``x1,y1 x2,y2 x3,y3``; ``SWAP``, one point or two; ``SWAP`` or one
+  point (:mod:`boardgame_envs.gomocup.swap2`), the policy deciding each action of the opening
+  as it does in the Swap2 env (``OpeningRuleGame``); then ``TURN`` or ``BOARD`` go on as usual;
 * ``PLAY x,y`` (the manager plays our move for us) -> ``x,y``; ``TAKEBACK x,y`` (the last
   stone) -> ``OK``; ``ABOUT`` -> ``name="...", version="...", author="...", country="..."``;
 * ``INFO key value``: ``rule``, ``timeout_turn``, ``timeout_match``, ``time_left``,
@@ -43,6 +47,7 @@ from boardgame_envs import __version__
 from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.games.lines import BLACK, WHITE, opponent
 from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
+from boardgame_envs.gomocup import swap2
 from boardgame_envs.gomocup.protocol import (
     MAX_LINE_BYTES,
     ProtocolError,
@@ -110,7 +115,8 @@ class Brain:
         self.moves: list[int] = []  # the game so far, in our actions
         self.me: int | None = None  # our colour, once the game has told us
         self.state: GameState | None = None
-        self._board_lines: list[str] | None = None  # collecting BOARD ... DONE
+        self._board_lines: list[str] | None = None  # collecting BOARD (or SWAP2BOARD) ... DONE
+        self._collecting = "BOARD"  # which of the two the lines are for
 
     # ------------------------------------------------------------ the loop
     def handle(self, line: str) -> bool:
@@ -119,7 +125,7 @@ class Brain:
         if self._board_lines is not None:
             if text.upper() == "DONE":
                 lines, self._board_lines = self._board_lines, None
-                self._answer(lambda: self._board(lines))
+                self._answer(lambda: (self._board if self._collecting == "BOARD" else self._swap2board)(lines))
                 return True
             if not text[:1].isalpha():
                 if text and len(self._board_lines) <= MAX_SIZE * MAX_SIZE:  # one past: DONE says it was too long
@@ -127,7 +133,8 @@ class Brain:
                 return True
             # A command inside BOARD: the manager gave up on it; refuse the board, obey the command.
             self._board_lines = None
-            self.write(f"ERROR BOARD ended by '{shown(text.split()[0])}' without DONE; the position is unchanged")
+            self.write(f"ERROR {self._collecting} ended by '{shown(text.split()[0])}' without DONE; "
+                       "the position is unchanged")
         if not text:
             return True
         word, _, rest = text.partition(" ")
@@ -137,8 +144,8 @@ class Brain:
         handler = self._commands().get(command)
         if handler is None:
             self.write(f"UNKNOWN command '{shown(word)}' is not supported")
-        elif command == "BOARD":
-            self._board_lines = []
+        elif command in ("BOARD", swap2.COMMAND):
+            self._board_lines, self._collecting = [], command
         else:
             self._answer(lambda: handler(rest.strip()))
         return True
@@ -158,8 +165,8 @@ class Brain:
     def _commands(self) -> dict[str, Callable[[str], str | None]]:
         return {
             "START": self._start, "RECTSTART": self._rectstart, "RESTART": self._restart, "BEGIN": self._begin,
-            "TURN": self._turn, "BOARD": lambda _: None, "PLAY": self._play, "TAKEBACK": self._takeback,
-            "ABOUT": self._about, "INFO": self._info,
+            "TURN": self._turn, "BOARD": lambda _: None, swap2.COMMAND: lambda _: None, "PLAY": self._play,
+            "TAKEBACK": self._takeback, "ABOUT": self._about, "INFO": self._info,
         }  # fmt: skip
 
     # ------------------------------------------------------------ commands
@@ -233,6 +240,33 @@ class Brain:
         except ValueError as exc:
             raise CommandError(f"BOARD position refused under {self.rule}: {exc}") from None
         return self._think(self._replay(self.size, self.rule, moves), moves, me)
+
+    def _swap2board(self, lines: list[str]) -> str:
+        """Gomocup's Swap2 step: the policy lays the three stones, chooses after three, or chooses after five."""
+        self._need_board()
+        try:
+            game = swap2.swap2_game(self.size, self.rule)
+            state = swap2.opening_of(game, swap2.read_stones(lines, self.size))
+        except ValueError as exc:  # renju, a bad point, a count other than 0, 3, 5, a point given twice
+            raise CommandError(f"{swap2.COMMAND} refused: {exc}") from None
+        wanted = getattr(self.policy, "game", None)
+        if wanted is not None and wanted != game:
+            raise CommandError(f"{self.name} plays {wanted}, not {game}: it takes no decision of the opening")
+        seat = state.to_move
+
+        def decide(position: Any) -> int:
+            self._set_time_limit()
+            return self.policy.act(position)
+
+        try:
+            text, after = swap2.answer(state, decide)
+        except Exception as exc:  # a brain must outlive a failing policy; the manager hears why
+            raise CommandError(f"{self.name} could not answer {swap2.COMMAND}: {type(exc).__name__}: {exc}") from None
+        opening = list(after.opening_stones())
+        played = [after.base.last_move] if after.base.num_moves > len(opening) else []  # our move after the choice
+        self.state, self.moves = after.base, [*opening, *played]
+        self.me = None if after.in_opening else after.color_of(seat)  # the other player may still choose
+        return text
 
     def _play(self, arg: str) -> str:
         self._need_board()

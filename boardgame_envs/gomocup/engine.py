@@ -31,6 +31,15 @@ echoes our own arguments is a glitch, not a fault: the lost command is sent agai
 sent in that window and met by :data:`LOST_S` of silence (a late ``OK`` of the first
 copy is then skipped). :attr:`GomocupEngine.glitches` counts the glitches recovered.
 
+Under Swap2 (a state of ``OpeningRuleGame`` with ``opening_rule="swap2"``) the engine takes
+part in the opening through Gomocup's ``SWAP2BOARD`` (:mod:`boardgame_envs.gomocup.swap2`): it
+is asked on the empty board (its three stones), after three stones (``SWAP``, its 4th stone, or
+two more) and after five (``SWAP`` or its 6th stone), with ``INFO rule`` the base rule's (0
+freestyle, 1 standard: ``SWAP2BOARD`` itself says Swap2, as Rapfi reads it). An answer that
+stands for several actions is played out one action a call (``act`` returns them in turn);
+after the opening the position is sent again (``RESTART``, ``BOARD``). Other opening rules have
+no Gomocup command: the engine refuses their opening with a ``ValueError``.
+
 The subprocess ends on :meth:`GomocupEngine.close`, when the engine is garbage-collected,
 and at interpreter exit (:mod:`boardgame_envs.gomocup.process`).
 """
@@ -48,8 +57,10 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.lines import BLACK, WHITE
-from boardgame_envs.games.mnk import RULES, GameState, MNKGame
+from boardgame_envs.games.mnk import RULES, GameState, IllegalMoveError, MNKGame
 from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.opening_game import OpeningRuleGame
+from boardgame_envs.gomocup import swap2
 from boardgame_envs.gomocup.process import (
     TRANSCRIPT_LINES, EngineCrashed, EngineError, EngineFault, EngineIllegalMove, EngineProcess, EngineProtocolError,
     EngineStartError, EngineTimeout, argv_of, check_program, log,
@@ -135,6 +146,8 @@ class GomocupEngine:
         self._answered_at: float | None = None  # when the last move answer came; the next line waits to settle
         self._late_oks = 0  # OKs owed by commands sent twice, which must not be read as a move
         self._exposed: list[str] = []  # lines sent since then, which the engine may have lost
+        self._planned: dict[bytes, int] = {}  # the rest of a SWAP2BOARD answer: the action for each state ahead
+        self._keep_clock = False  # the next new game is the same game after its opening: its clock goes on
 
     @classmethod
     def from_spec(
@@ -167,14 +180,35 @@ class GomocupEngine:
 
     # ---------------------------------------------------------------- policy
     def act(self, position: Any) -> int:
-        """The engine's move in ``position`` (a game state, or an env); raises an :class:`EngineError` on any fault."""
+        """The engine's move in ``position`` (a game state, or an env); raises an :class:`EngineError` on any fault.
+
+        Under Swap2 this is any action of the opening too (a stone, ``black``, ``white``, ``more``).
+        """
         state = game_state_of(position)
+        if isinstance(state.game, OpeningRuleGame):
+            return self._act_under_rule(state)
+        self._keep_clock = False  # a game without an opening rule: a new game is a new clock
+        return self._move(state)
+
+    def _move(self, state: GameState) -> int:
+        """The engine's move in a position of the base game (``TURN``, ``BEGIN`` or ``BOARD``)."""
         self._check_game(state.game)
+        self._ready(state.game)
+        commands = self._sync(state)
+        answer = self._ask(commands)
+        action = self._check_move(state, answer, commands[0])
+        self._history.append(action)
+        return action
+
+    def _ready(self, game: MNKGame) -> None:
+        """A running engine set up for ``game`` (started, or restarted, as needed), its stale output read."""
         if self._process is not None and self._process.alive:
             self._process.drain()
-        if self._process is None or not self._process.alive or self._game != state.game:
-            self._start_game(state.game)
-        commands = self._sync(state)
+        if self._process is None or not self._process.alive or self._game != game:
+            self._start_game(game)
+
+    def _ask(self, commands: list[str]) -> str:
+        """Send ``commands`` (the last one asks for an answer) under the move's time limit; the engine's answer."""
         limit_ms = self.turn_time_ms
         if self.match_time_ms is not None:
             left = int(self.match_time_ms - self._used_ms)
@@ -199,9 +233,51 @@ class GomocupEngine:
             log.warning("%s used %.0f ms of its %d ms clock under a budget (%s): does it read that INFO key? "
                         "Its moves then depend on the machine", self.name, spent_ms, limit_ms, ", ".join(self._budget))
             self._budget = []  # once is enough
-        action = self._check_move(state, answer, commands[0])
-        self._history.append(action)
-        return action
+        return answer
+
+    def _act_under_rule(self, state: Any) -> int:
+        """An action of a game under an opening rule: the rest of a ``SWAP2BOARD`` answer, a new ``SWAP2BOARD``,
+        or, once the opening is over, a move of the base game."""
+        planned = self._planned.pop(state.search_key(), None)
+        if planned is not None:
+            return planned  # checked by the rules when the answer came
+        self._planned.clear()  # a plan for another game, or one the game left
+        if not state.in_opening:
+            return self._move(state.base)  # after SWAP2BOARD the position is sent again: RESTART and BOARD
+        rule = state.game.opening.name
+        if rule not in OPENING_RULES:
+            raise ValueError(f"{self.name} is a Gomocup engine: it takes part in no opening rule but "
+                             f"{', '.join(OPENING_RULES)} (SWAP2BOARD), not {rule}")  # fmt: skip
+        if not swap2.asks_engine(state):
+            raise ValueError(f"{swap2.COMMAND} asks for all of a Swap2 step's actions at once, at 0, 3 or 5 "
+                             f"stones; {self.name} was not asked the start of this one: {state.describe_phase()}")
+        return self._swap2(state)
+
+    def _swap2(self, state: Any) -> int:
+        game = state.game.base
+        self._check_game(game)
+        self._ready(game)
+        if state.base.num_moves < 5:  # the engine's first action of this game (case 3 is the same game as case 1)
+            self._used_ms = 0.0
+        commands = swap2.stone_lines(state)
+        answer = self._ask(commands)
+        self._history = None  # whatever the engine's board now holds, the next move sends the position again
+        self._keep_clock = True
+        if answer.upper().startswith("ERROR"):
+            self._fail(EngineProtocolError, f"{self.name} answered {swap2.COMMAND} with '{clip(printable(answer))}'")
+        color = state.game.color_name(state.color_of(state.to_move))
+        try:
+            actions = swap2.engine_actions(state, answer)
+        except ProtocolError as exc:
+            self._fail(EngineProtocolError, f"{self.name} answered {swap2.COMMAND}: {exc}")
+        except IllegalMoveError as exc:
+            raise EngineIllegalMove(f"{self.name} ({state.game.player_name(state.to_move)}, {color}) answered "
+                                    f"{swap2.COMMAND} with '{clip(printable(answer))}': {exc}") from None
+        after = state.clone()
+        for action in actions:
+            self._planned[after.search_key()] = action
+            after.play(action)
+        return self._planned.pop(state.search_key())
 
     def about(self) -> dict[str, str]:
         """The engine's ``ABOUT`` fields (``name``, ``version``, ``author``, ...), starting it if needed."""
@@ -215,6 +291,7 @@ class GomocupEngine:
         """End the engine's process (``END``, then a kill); a later move starts a new one."""
         process, self._process = self._process, None
         self._history = None
+        self._planned.clear()
         if process is not None:
             process.close()
 
@@ -266,7 +343,9 @@ class GomocupEngine:
 
     def _new_game(self) -> None:
         self._history = []
-        self._used_ms = 0.0
+        if not self._keep_clock:
+            self._used_ms = 0.0
+        self._keep_clock = False
 
     def _sync(self, state: GameState) -> list[str]:
         """The lines that bring the engine to ``state`` and ask for its move (``TAKEBACK`` s sent already)."""

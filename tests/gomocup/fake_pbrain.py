@@ -20,7 +20,11 @@ MODE says otherwise:
 * ``stubborn``: ignores SIGTERM and ``END`` and never answers a move (SIGKILL ends it);
 * ``escape``: its ``ABOUT`` name and its ``MESSAGE`` lines hold terminal escape sequences;
 * ``lazyrestart SECONDS``: waits that long before it answers ``RESTART``;
-* ``random``: plays a random empty point (a different game every run).
+* ``random``: plays a random empty point (a different game every run);
+* ``swap2 C3,C5``: answers ``SWAP2BOARD`` as the Gomocup extension asks: the first three empty
+  points on an empty board; after 3 stones ``C3`` (``swap``: SWAP, ``stay``: the first empty point,
+  ``more``: the first two); after 5 stones ``C5`` (``swap`` or ``stay``); it records the stone lines
+  it was sent (with or without a field) as stones. Other modes answer ``UNKNOWN`` to ``SWAP2BOARD``.
 
 With ``FAKE_PBRAIN_PIDS`` set to a folder, it writes an empty file named after its pid
 there; with ``FAKE_PBRAIN_CHILD=1`` it first starts ``sleep 300`` (inheriting its pipes,
@@ -135,9 +139,36 @@ def lines():
         yield command, argument, word
 
 
+def empty_points(count):
+    return [(x, y) for y in range(size) for x in range(size) if (x, y) not in stones][:count]
+
+
+def swap2_answer(sent):
+    """The answer to SWAP2BOARD with the stones ``sent`` (already on the board): see the module docstring."""
+    after3, after5 = arg.split(",")
+    if not sent:
+        points = empty_points(3)
+    elif (after3 if len(sent) == 3 else after5) == "swap":
+        return say("SWAP")
+    else:
+        points = empty_points(2 if len(sent) == 3 and after3 == "more" else 1)
+    stones.update(points)
+    say(" ".join(f"{x},{y}" for x, y in points))
+
+
 board = False
+swap2_stones = None  # collecting SWAP2BOARD's stones
 for command, argument, line in lines():
-    if board:
+    if swap2_stones is not None:
+        if command == "DONE":
+            sent, swap2_stones = swap2_stones, None
+            stones.clear()
+            stones.update(sent)
+            swap2_answer(sent)
+        else:
+            x, y = line.strip().split(",")[:2]
+            swap2_stones.append((int(x), int(y)))
+    elif board:
         if command == "DONE":
             board = False
             move()
@@ -174,6 +205,11 @@ for command, argument, line in lines():
     elif command == "BOARD":
         stones.clear()
         board = True
+    elif command == "SWAP2BOARD":
+        if mode == "swap2":
+            swap2_stones = []
+        else:
+            say("UNKNOWN SWAP2BOARD")
     elif command == "ABOUT":
         name = "fake\x1b[31m\x07" if mode == "escape" else "fake"
         say(f'name="{name}", version="1.0", author="tests", country="n/a"')

@@ -54,3 +54,16 @@ def test_the_named_engine_is_the_published_external_level(monkeypatch):
     finally:
         engine.close()
     assert about["name"] == "Rapfi" and KNOWN["rapfi"].commit
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard"])
+def test_a_match_under_swap2_goes_end_to_end(rule):
+    """SWAP2BOARD as Rapfi answers it (its three stones, SWAP or its 4th stone or two more, SWAP or its 6th), then
+    normal play: a pair of games against greedy, no game lost by a fault, the records under swap2."""
+    from boardgame_envs.arena import match
+    from boardgame_envs.envs.factory import make_env
+
+    env_fn = functools.partial(make_env, "gomoku", 15, 5, rule, opening_rule="swap2")
+    result = match(env_fn, f"pbrain:{RAPFI}:nodes=1000,threads=1,turn_ms=5000", "greedy", games=2, progress=False)
+    assert not result.faults() and result.wins >= 1, [r.reason for r in result.records]
+    assert all(r.opening_rule == "swap2" and r.opening_moves >= 4 for r in result.records)
