@@ -1,4 +1,4 @@
-"""docs/make_images.py --redraw remakes the pictures of README.md and docs/render.md from the recorded games."""
+"""docs/make_images.py --redraw remakes the pictures of README.md, docs/render.md and docs/opening_rules.md."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_redraw_makes_every_picture_the_docs_show(tmp_path, monkeypatch):
         shutil.copy(DOCS / "img" / record, tmp_path / record)
     monkeypatch.setattr(sys, "argv", ["make_images.py", "--redraw", "--out", str(tmp_path)])
     runpy.run_path(str(DOCS / "make_images.py"), run_name="__main__")
-    pages = [(DOCS.parent / page).read_text() for page in ("README.md", "docs/render.md")]
+    pages = [(DOCS.parent / page).read_text() for page in ("README.md", "docs/render.md", "docs/opening_rules.md")]
     shown = {name for text in pages for name in re.findall(r"img/([\w.]+)", text)}
     assert shown and shown <= {p.name for p in tmp_path.iterdir()}
     assert (tmp_path / "renju.gif").stat().st_size < 300_000
@@ -29,5 +29,6 @@ def test_redraw_makes_every_picture_the_docs_show(tmp_path, monkeypatch):
     # The committed pictures are the ones this command makes (pixels: up to font
     # rendering differences between Pillow versions).
     assert (tmp_path / "notebook.svg").read_text() == (DOCS / "img" / "notebook.svg").read_text()
-    made, committed = (np.asarray(Image.open(d / "board.png").convert("RGB"), dtype=int) for d in (tmp_path, DOCS / "img"))
-    assert made.shape == committed.shape and np.abs(made - committed).mean() < 1
+    for name in ("board.png", "opening_soosorv8.png", "opening_swap2.png"):
+        made, committed = (np.asarray(Image.open(d / name).convert("RGB"), dtype=int) for d in (tmp_path, DOCS / "img"))
+        assert made.shape == committed.shape and np.abs(made - committed).mean() < 1, name

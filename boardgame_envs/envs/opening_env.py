@@ -6,7 +6,8 @@ with the things an opening adds: the agents are seats with fixed names whose
 colours the opening decides, so each agent's ``info`` says the colour it
 holds and the phase (``{"color": "black", "phase": "offer"}``); the text
 rendering names the phase, who holds which colour and the offered fifth
-moves (``+`` on the board); the pictures draw the base game's position.
+moves (``+`` on the board); the pictures draw the position with the offers as
+hollow stones and the phase in the status line.
 ``reset(options={"opening": ...})`` plays a list of the game's actions (points
 and decisions, or their names: ``"h8 h9 i9 keep a1 offers=2"``) from the start.
 """
@@ -88,7 +89,7 @@ class OpeningRuleEnv(GameEnv):
             return render_opening_text(self.game_state, tuple(self.possible_agents))
         from boardgame_envs.render import Board
 
-        board = Board.of(self.game_state.base, self.stones())
+        board = Board.of(self.game_state, self.stones())  # the offers and the phase too
         frame = board.rgb(**self.render_options)
         if self.render_mode == "rgb_array":
             return frame

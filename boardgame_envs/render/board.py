@@ -3,13 +3,16 @@
 Every drawing (pixels, SVG, animation frames, the window) starts from a
 :class:`Board`, so they show the same thing. A board is taken from an env, a
 :class:`~boardgame_envs.games.mnk.GameState` or a list of moves; it shows
-itself in Jupyter (``_repr_svg_``).
+itself in Jupyter (``_repr_svg_``). A position of a game under an opening rule
+(an :class:`~boardgame_envs.games.opening_game.OpeningState`) is drawn as its
+stones, with the fifth moves on offer (``offers``) and the phase of the
+opening in the status line (``phase``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -17,6 +20,8 @@ import numpy as np
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
 from boardgame_envs.games.mnk import GameState, MNKGame
 from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.opening_game import OpeningState, zone_words
+from boardgame_envs.games.opening_rules import CHOICE, CHOOSE, COLOUR, DECLARE, OFFER, STONE, SWAP, SWAP2
 
 
 @dataclass(frozen=True, eq=False)
@@ -24,7 +29,10 @@ class Board:
     """What is on the board: stones, whose move, the result, black's forbidden points.
 
     ``moves`` are the actions from the empty board, black first, when they are
-    known (they number the stones); ``None`` otherwise.
+    known (they number the stones); ``None`` otherwise. Under an opening rule,
+    ``offers`` are the fifth moves on offer and ``phase`` the opening's step in
+    words (``"soosorv8 · second player (black) offers fifth move 2 of 2"``), ""
+    once normal play has begun.
     """
 
     game: MNKGame
@@ -35,10 +43,12 @@ class Board:
     terminal: bool
     forbidden: np.ndarray  # (n*n,) bool: empty points black may not play (renju)
     moves: tuple[int, ...] | None = None
+    offers: tuple[int, ...] = ()
+    phase: str = ""
 
     @classmethod
     def of(cls, source: Any, moves: Iterable[int] | None = None) -> Board:
-        """The board of an env (wrapped or raw), a ``GameState`` or a ``Board``.
+        """The board of an env (wrapped or raw), a ``GameState``, an ``OpeningState`` or a ``Board``.
 
         ``moves`` (actions, black first) number the stones; an env supplies
         its own. Moves that do not add up to the position are ignored.
@@ -46,18 +56,25 @@ class Board:
         if isinstance(source, Board):
             return source if moves is None else cls.from_state(source.to_state(), moves)
         state = getattr(getattr(source, "unwrapped", None), "game_state", None)
-        if isinstance(state, GameState):
+        if isinstance(state, (GameState, OpeningState)):
             if moves is None:
-                moves = getattr(source.unwrapped, "moves", None)
+                stones = getattr(source.unwrapped, "stones", None)  # an opening rule's env: stones, not actions
+                moves = stones() if callable(stones) else getattr(source.unwrapped, "moves", None)
             return cls.from_state(state, moves)
-        if isinstance(source, GameState):
+        if isinstance(source, (GameState, OpeningState)):
             return cls.from_state(source, moves)
         raise TypeError(
-            f"cannot draw a {type(source).__name__}: expected a boardgame_envs env, a GameState or a Board"
+            f"cannot draw a {type(source).__name__}: expected a boardgame_envs env, a GameState, an OpeningState "
+            f"or a Board"
         )
 
     @classmethod
-    def from_state(cls, state: GameState, moves: Iterable[int] | None = None) -> Board:
+    def from_state(cls, state: GameState | OpeningState, moves: Iterable[int] | None = None) -> Board:
+        if isinstance(state, OpeningState):
+            board = cls.from_state(state.base, moves)
+            if not state.in_opening:
+                return board
+            return replace(board, offers=tuple(int(a) for a in state.offers), phase=phase_text(state))
         known = None
         if moves is not None:
             known = tuple(int(a) for a in moves)
@@ -142,7 +159,9 @@ class Board:
         return "Black" if color == BLACK else "White"
 
     def status(self) -> str:
-        """One line: whose move it is, or the result."""
+        """One line: whose move it is, or the result; under an opening rule, the step of the opening."""
+        if self.phase and not self.terminal:
+            return self.phase
         if self.terminal:
             if self.winner == EMPTY:
                 text = "Draw"
@@ -200,4 +219,29 @@ class Board:
         return f"<Board {self.title()}, {self.num_moves} moves: {self.status()}>"
 
 
-__all__ = ["Board"]
+def phase_text(state: OpeningState) -> str:
+    """The step of an opening in a few words, for a status line: ``"soosorv8 · first player lays white's stone 2
+    within 3x3"``, ``"swap2 · second player: black, white or more"``."""
+    game = state.game
+    step = game.opening.steps[state.step]
+    who = game.player_name(state.to_move)
+    holds = f"{who} ({game.color_name(state.color_of(state.to_move))})"
+    if step.kind == STONE:
+        where = zone_words(step.zone).replace("the central ", "")
+        text = f"{who} lays {game.color_name(state.base.to_move)}'s stone {state.base.num_moves + 1} {where}"
+    elif step.kind == OFFER:
+        text = f"{holds} offers fifth move {len(state.offers) + 1} of {state.due}"
+    elif step.kind == CHOOSE:
+        text = f"{holds} chooses one of {len(state.offers)} fifth moves"
+    else:
+        text = {
+            SWAP: f"{holds}: swap or keep",
+            DECLARE: f"{holds} declares 1..{game.opening.offers} fifth moves",
+            CHOICE: f"{holds}: swap, keep or offers={game.opening.offers}",
+            SWAP2: f"{who}: black, white or more",
+            COLOUR: f"{who} chooses black or white",
+        }[step.kind]  # fmt: skip
+    return f"{game.opening.name} · {text}"
+
+
+__all__ = ["Board", "phase_text"]

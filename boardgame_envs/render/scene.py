@@ -5,7 +5,9 @@ drawing options into rectangles, lines, circles and text in pixel
 coordinates; :mod:`~boardgame_envs.render.raster` and
 :mod:`~boardgame_envs.render.svg` each draw those few shapes, so the two
 pictures carry the same content by construction. :class:`Geometry` maps
-points to pixels and back (the window uses it for clicks).
+points to pixels and back (the window uses it for clicks). Under an opening
+rule the fifth moves on offer are hollow black stones numbered in the order
+offered, and the status line names the step of the opening.
 """
 
 from __future__ import annotations
@@ -256,6 +258,11 @@ def _gomoku(board: Board, options: Options, geo: Geometry, back: list[Shape], ou
         elif a == board.last_move:
             out.append(Circle(x, y, p * 0.13, RED))
 
+    for number, a in enumerate(board.offers, 1):  # fifth moves on offer: hollow black stones, numbered
+        x, y = geo.center(a)
+        out.append(Circle(x, y, radius * 0.88, STONE_BLACK, STONE_BLACK, max(1.5, p / 12), 0.22))
+        out.append(Circle(x, y, radius * 0.88, None, STONE_BLACK, max(1.5, p / 12)))
+        out.append(Text(x, y, str(number), p * 0.46, STONE_BLACK))
     _win_line(board, geo, out, p * 0.16, RED, 0.65)
     if options.hint is not None:
         x, y = geo.center(options.hint)
