@@ -5,11 +5,12 @@ from __future__ import annotations
 
 
 def at(row: int, col: int, n: int = 9) -> int:
-    """The action of the point on ``row``, ``col`` of an ``n`` x ``n`` board."""
+    """The action of the point on ``row`` (0 on top, as drawn), ``col`` of an ``n`` x ``n`` board; the comments
+    name points as the game does (rows counted from the bottom: row 2 of 9 is 7)."""
     return row * n + col
 
 
-# White's four (c3-f3) stops at g3; black, to move, must take it. The decoy: c8.
+# White's four (c7-f7) is open at g7 alone; black, to move, must take it. The decoy: c2.
 FOUR_TO_BLOCK = """
     . . . . . . . . .
     . . . . . . . . .
@@ -22,7 +23,7 @@ FOUR_TO_BLOCK = """
     . . . . . . . . .
 """
 
-# Black wins at b4 (or b9) at once, though white's four asks for g3 too. The decoy: g3, the block.
+# Black wins at b6 (or b1) at once, though white's four asks for g7 too. The decoy: g7, the block.
 WIN_BESIDE_A_BLOCK = """
     . . . . . . . . .
     . . . . . . . . .
@@ -35,7 +36,7 @@ WIN_BESIDE_A_BLOCK = """
     . . . . . . . . .
 """
 
-# Black wins by three fours: e2 (white must take f2), d5 (white must take e4), d3, an open four on the d file.
+# Black wins by three fours: e8 (white must take f8), d5 (white must take e6), d7, an open four on the d file.
 # No move of black's wins at once and white threatens nothing. The decoy: e5.
 VCF_IN_THREE = """
     . . . . . . . X .
@@ -49,8 +50,8 @@ VCF_IN_THREE = """
     O . . O . . O . .
 """
 
-# Renju, white to move. White h7 makes a four (h7 . f9 e10 d11) whose one point g8 is a double-three for
-# black (g6-g7 and e8-f8 with g8): a forbidden block is no block, so h7 wins. The decoy: a1.
+# Renju, white to move. White h9 makes a four (h9 . f7 e6 d5) whose one point g8 is a double-three for
+# black (g10-g9 and e8-f8 with g8): a forbidden block is no block, so h9 wins. The decoy: a15.
 FORBIDDEN_BLOCK = """
     . . . . . . . . . . . . . . .
     . . . . . . . . . . . . . . .

@@ -83,7 +83,8 @@ class LockstepSearch:
         noisy: np.ndarray | None = None,
     ) -> None:
         """Run ``simulations`` simulations in every tree (roots set with :meth:`set_roots`), or fewer
-        when ``time.perf_counter()`` passes ``deadline``, or once every root is proven.
+        when ``time.perf_counter()`` passes ``deadline``, or, with threats, once every root is decided
+        (:meth:`root_decided`).
 
         ``simulations`` is one count for all trees or an array of one count a tree
         (a tree whose count is spent waits for the others). ``evaluate(forest, leaves)``
@@ -110,8 +111,8 @@ class LockstepSearch:
                 self.add_root_noise(rng if rng is not None else np.random.default_rng(), *noise, noisy)
             if deadline is not None and i > 0 and time.perf_counter() >= deadline:
                 break
-            if self.threats and self.roots_solved():
-                break  # more simulations would only count the proofs again
+            if self.threats and self.roots_decided():
+                break  # more simulations would only count the proofs again, or search a forced move
         self.active[:] = True
 
     def root_children(self, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -130,6 +131,13 @@ class LockstepSearch:
     def roots_solved(self) -> bool:
         """Whether every root is proven (a win, loss or draw)."""
         return all(self.root_outcome(b) != OPEN for b in range(self.batch))
+
+    def root_decided(self, b: int) -> bool:
+        """Whether tree ``b``'s move is decided: its root proven, or left one child (a forced block)."""
+        return self.root_outcome(b) != OPEN or len(self.root_children(b)[0]) == 1
+
+    def roots_decided(self) -> bool:
+        return all(self.root_decided(b) for b in range(self.batch))
 
     def root_visits(self) -> np.ndarray:
         """Visit counts of each root's children, ``(batch, num_actions)``."""

@@ -83,7 +83,8 @@ def gumbel_search(
 
     ``simulations`` is one budget or one a tree; ``rng`` samples the Gumbel
     noise (self-play), ``None`` leaves it out (the best move by the search).
-    The policies are the improved policy targets (a proven root's: its proof).
+    The policies are the improved policy targets (a proven root's: its proof). With threats a tree
+    stops once its move is decided (proven, or one move left).
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"gumbel_k must be a positive integer, got {k!r}")
@@ -111,7 +112,8 @@ def gumbel_search(
     left = budgets.copy()
     while True:
         for b in range(batch):
-            forest.active[b] = left[b] > 0 and len(candidates[b]) > 0 and forest.root_outcome(b) == OPEN
+            decided = forest.root_decided(b) if forest.threats else forest.root_outcome(b) != OPEN
+            forest.active[b] = left[b] > 0 and len(candidates[b]) > 0 and not decided
             if not forest.active[b]:
                 continue
             if not queues[b]:  # a phase ends: halve (after the first), then plan the next

@@ -84,7 +84,7 @@ def test_a_forbidden_block_is_no_block_under_renju(simulations):
     assert play(state, simulations, 0, threats=False)[0] == 0
     move, value = play(state, simulations, 0, threats=True, vcf_nodes=100)
     assert move == four and value == 1.0
-    # After h7, black cannot stop the five: the threat check calls the position lost for black.
+    # After h9, black cannot stop the five: the threat check calls the position lost for black.
     state.play(four)
     blocks = np.zeros(225, dtype=np.int64)
     status, _, count = leaf_threats(state.board.copy(), state.game.rules_array(), 1, state.legal_mask(), 0, blocks)
@@ -107,7 +107,7 @@ def test_leaf_threats_statuses_and_blocks():
 
 
 def test_a_lost_root_still_offers_its_blocks():
-    # White has two fours (g3 and a7 both win): black, to move, is lost, and the search says so, but plays a block.
+    # White has two fours (g7 and e3 both win): black, to move, is lost, and the search says so, but plays a block.
     state = state_from("""
         . . . . . . . . .
         . . . . . . . . .
@@ -203,3 +203,21 @@ def test_protocol_forest_wins_blocks_and_proves():
         forest.set_root(0, state)
         forest.search(2, decoyed(7, 5))
         assert np.argmax(forest.root_policy()[0]) == expected
+
+
+def test_a_decided_root_stops_the_search():
+    """A forced block (one child left) or a proven root needs no more simulations: the evaluator is called
+    for the root alone, or not at all."""
+    calls = []
+
+    def evaluate(forest, leaves):
+        calls.append(len(leaves))
+        return decoyed(81, at(7, 2))(forest, leaves)
+
+    for text, to_move, expected_calls in ((FOUR_TO_BLOCK, None, [1]), (WIN_BESIDE_A_BLOCK, 1, [])):
+        calls.clear()
+        state = state_from(text, to_move=to_move)
+        forest = PUCTForest(1, state.game, 1 + 51 * 81, threats=True)
+        forest.set_root(0, state)
+        forest.search(50, evaluate)
+        assert calls == expected_calls
