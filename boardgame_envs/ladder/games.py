@@ -85,7 +85,8 @@ class Task(NamedTuple):
 
     a: Any
     b: Any
-    a_first: bool  # a has the first move's colour (black), whoever moves next after the opening
+    a_first: bool  # a has the first move's colour (black), whoever moves next after the opening; under an
+    # opening rule, a is the first player and the rule's swaps decide its colour
     seed: int
     names: tuple[str, str]
     opening: tuple[int, ...]  # actions, black first; () for the empty board
