@@ -53,11 +53,9 @@ DRIVER = "selfplay_driver.py"
 
 
 @dataclass
-class AnchorRun:
-    """What the driver measured at one simulation count."""
+class Measured:
+    """Self-play positions played, and the CPU and wall seconds they took (either side of the bench)."""
 
-    simulations: int
-    games: int
     positions: int
     cpu_s: float
     wall_s: float
@@ -66,6 +64,14 @@ class AnchorRun:
     def per_core(self) -> float:
         """Positions per CPU second of the process."""
         return self.positions / self.cpu_s
+
+
+@dataclass
+class AnchorRun(Measured):
+    """What the driver measured at one simulation count."""
+
+    simulations: int
+    games: int
 
 
 @dataclass

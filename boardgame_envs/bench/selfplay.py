@@ -46,22 +46,11 @@ from typing import Any
 from boardgame_envs.bench._alphazero_gomoku import (
     ANCHOR_ENV,
     ANCHOR_URL,
+    Measured,
     anchor_path,
     count_macs,
     run_anchor,
 )
-
-
-@dataclasses.dataclass
-class Measured:
-    positions: int
-    cpu_s: float
-    wall_s: float
-
-    @property
-    def per_core(self) -> float:
-        """Positions per CPU second."""
-        return self.positions / self.cpu_s
 
 
 def rate(selfplay: Any, net: Any, games: int) -> tuple[float, float, int]:
