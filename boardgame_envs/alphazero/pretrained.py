@@ -44,6 +44,8 @@ class Pretrained:
     date: str  # when it was trained (UTC)
     rating: str  # its measured strength, with the match that measured it
     ladder_rating: LadderRating | None = None  # the same rating as data, listed under its ladder's table
+    threats: bool = False  # the threat-aware search it plays with unless told otherwise (as it was rated)
+    vcf_nodes: int = 0
 
     @property
     def path(self) -> Path:

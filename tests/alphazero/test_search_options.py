@@ -32,7 +32,7 @@ def test_network_policy_with_threats_blocks_and_wins_by_fours(simulations):
     policy = NetworkPolicy(net, game, simulations=simulations, threats=True, vcf_nodes=100, seed=0)
     assert policy.act(block) == at(2, 6)
     assert policy.act(vcf) == at(1, 4)
-    plain = NetworkPolicy(net, game, simulations=simulations, seed=0)
+    plain = NetworkPolicy(net, game, simulations=simulations, seed=0, threats=False)
     assert plain.distribution(block)[at(2, 6)] < 0.5  # an untrained net has no idea
 
 
@@ -131,3 +131,13 @@ def test_network_policy_with_a_gumbel_root():
         NetworkPolicy(random_net(game), game, root="mcts")
     with pytest.raises(ValueError, match="unknown root"):
         AlphaZeroConfig.for_game("tictactoe", root="alphago")
+
+
+def test_threats_are_on_by_default_but_pretrained_networks_play_as_rated():
+    game = MNKGame(9, 5, "freestyle")
+    policy = NetworkPolicy(random_net(game), game)
+    assert policy.threats and policy.vcf_nodes == 50
+    assert NetworkPolicy(random_net(game), game, threats=False).vcf_nodes == 0
+    rated = make_policy("pretrained:tictactoe")
+    assert not rated.threats and rated.vcf_nodes == 0
+    assert make_policy("pretrained:tictactoe:threats=true").vcf_nodes == 50
