@@ -45,6 +45,8 @@ def _show(value: Any) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game's arguments and a flag a config field; a flag left out is absent from the namespace, so
+    that one given as ``none`` (``--warm-start none``) overrides a game's default with None."""
     add_game_arguments(parser)
     docs = field_docs()
     hints = typing.get_type_hints(AlphaZeroConfig)
@@ -58,25 +60,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         hint = hints[f.name]
         args = typing.get_args(hint)
         if hint is bool:
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=text)
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=text)
         elif f.name in CHOICES:
-            parser.add_argument(flag, choices=CHOICES[f.name], default=None, help=text)
+            parser.add_argument(flag, choices=CHOICES[f.name], default=argparse.SUPPRESS, help=text)
         elif typing.get_origin(hint) is tuple:
-            parser.add_argument(flag, type=_tuple, default=None, metavar="A,B", help=text)
+            parser.add_argument(flag, type=_tuple, default=argparse.SUPPRESS, metavar="A,B", help=text)
         elif type(None) in args:
             kind = next(a for a in args if a is not type(None))
-            parser.add_argument(flag, type=_optional(kind), default=None, metavar=kind.__name__.upper(), help=text)
+            parser.add_argument(flag, type=_optional(kind), default=argparse.SUPPRESS, metavar=kind.__name__.upper(), help=text)
         else:
-            parser.add_argument(flag, type=hint, default=None, metavar=hint.__name__.upper(), help=text)
+            parser.add_argument(flag, type=hint, default=argparse.SUPPRESS, metavar=hint.__name__.upper(), help=text)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.minutes is None and args.iterations is None:
+    if getattr(args, "minutes", None) is None and getattr(args, "iterations", None) is None:
         raise ValueError("give --minutes or --iterations (or both): training has no end otherwise")
     env_fn = game_env_fn(args)  # bad board arguments fail here, with the env's message
     board = env_fn().unwrapped.game
     names = [f.name for f in dataclasses.fields(AlphaZeroConfig)]
-    overrides = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    overrides = {name: getattr(args, name) for name in names if hasattr(args, name)}
     if args.game == "gomoku" and "out" not in overrides:
         overrides["out"] = f"runs/gomoku{board.size}_{board.rule}"
     elif "out" not in overrides:

@@ -141,3 +141,17 @@ def test_threats_are_on_by_default_but_pretrained_networks_play_as_rated():
     rated = make_policy("pretrained:tictactoe")
     assert not rated.threats and rated.vcf_nodes == 0
     assert make_policy("pretrained:tictactoe:threats=true").vcf_nodes == 50
+
+
+def test_train_flags_set_the_search_options_and_none_overrides_a_default():
+    import argparse
+
+    from boardgame_envs.alphazero.cli import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["gomoku", "--warm-start", "none", "--root", "gumbel", "--threats", "--vcf-nodes", "50",
+                              "--full-search-prob", "0.25"])  # fmt: skip
+    assert (args.warm_start, args.root, args.threats, args.vcf_nodes, args.full_search_prob) == (
+        None, "gumbel", True, 50, 0.25)  # fmt: skip
+    assert not hasattr(args, "simulations")  # left out: the game's default stands
