@@ -128,10 +128,6 @@ class LockstepSearch:
         """Tree ``b``'s root as proven, for the player who moved into it (``OPEN``, ``WON``, ``LOST``, ``DRAWN``)."""
         raise NotImplementedError
 
-    def roots_solved(self) -> bool:
-        """Whether every root is proven (a win, loss or draw)."""
-        return all(self.root_outcome(b) != OPEN for b in range(self.batch))
-
     def root_decided(self, b: int) -> bool:
         """Whether tree ``b``'s move is decided: its root proven, or left one child (a forced block)."""
         return self.root_outcome(b) != OPEN or len(self.root_children(b)[0]) == 1
@@ -278,6 +274,10 @@ class PUCTForest(LockstepSearch):
 
     def root_outcome(self, b: int) -> int:
         return int(self.tree_i[b, 0, OUTCOME])
+
+    def roots_decided(self) -> bool:
+        root = self.tree_i[:, 0]
+        return bool(((root[:, OUTCOME] != OPEN) | (root[:, COUNT] == 1)).all())
 
     def root_mean_value(self, b: int) -> float:
         visits = self.tree_f[b, 0, VISITS]

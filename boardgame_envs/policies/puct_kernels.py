@@ -84,7 +84,6 @@ def select_leaves(rules, c_puct, vcf_nodes, active, root_move, roots, root_color
             board[last] = color
             color = opponent(color)
         leaf_node[b] = node
-        pending[b] = False
         outcome = tree_i[b, node, OUTCOME]
         if outcome == OPEN and tree_i[b, node, COUNT] == 0:
             # A new leaf: its legal moves decide whether it needs the evaluator.
