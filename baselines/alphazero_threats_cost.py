@@ -111,7 +111,8 @@ def main() -> None:
         start = time.process_time()
         forest.search(args.batch_simulations, counting)
         cpu = time.process_time() - start
-        print(f"{names[j]:<10} {1000 * cpu / (args.batch_simulations + 1):9.1f} {1000 * cpu / max(counting.calls, 1):8.3f}")
+        per_round, per_leaf = 1000 * cpu / (args.batch_simulations + 1), 1000 * cpu / max(counting.calls, 1)
+        print(f"{names[j]:<10} {per_round:9.1f} {per_leaf:8.3f}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,12 @@ from ascii_boards import state_from
 from boardgame_envs.games.connect_four import ConnectFourGame
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.policies.puct import PUCTForest
-from boardgame_envs.policies.puct_gumbel import completed_q, gumbel_search, halving_phase, improved_policy
+from boardgame_envs.policies.puct_gumbel import (
+    completed_q,
+    gumbel_search,
+    halving_phase,
+    improved_policy,
+)
 from boardgame_envs.policies.puct_protocol import ProtocolForest
 
 
@@ -74,5 +79,6 @@ def test_gumbel_root_on_connect_four_and_bad_k():
     forest.set_roots([game.new_state()] * 2)
     moves, policies = gumbel_search(forest, 12, flat(7), 4, np.random.default_rng(0))
     assert np.allclose(policies.sum(axis=1), 1.0) and forest.root_visits().sum(axis=1).tolist() == [12, 12]
+    assert all(0 <= move < 7 for move in moves)
     with pytest.raises(ValueError, match="gumbel_k"):
         gumbel_search(forest, 12, flat(7), 0)
