@@ -102,6 +102,9 @@ class AlphaZeroConfig:
     """Policy specs to evaluate against (e.g. mcts:simulations=200)."""
     eval_simulations: int = 0
     """The network's PUCT simulations in evaluation; 0 plays its policy head greedily."""
+    snapshot_every: int = 0
+    """Every this many iterations also keep the network in out/snapshots/iter-NNNN.pt, with the CPU
+    seconds of training so far (for compute-to-strength curves, baselines/alphazero_curve.py); 0: none."""
     # Bookkeeping.
     seed: int = 0
     """Seed of self-play, the learner and evaluation."""
@@ -127,7 +130,7 @@ class AlphaZeroConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations", "warm_random_moves",
+        for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations", "snapshot_every", "warm_random_moves",
                      "warm_steps", "vcf_nodes"):  # fmt: skip
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

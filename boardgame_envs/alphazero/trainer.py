@@ -59,6 +59,14 @@ from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.games.protocol import cell_symmetries, kernels_of
 from boardgame_envs.symmetry import random_permutations, random_symmetries
 
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and of its ended, waited-for children (the local warm-start workers)."""
+    import resource
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 WARM_CHUNK = 50  # warm-start learning steps between progress updates and TensorBoard points
 WARM_SAVE_EVERY = 250  # ... and between checkpoints (a multiple of WARM_CHUNK)
 
@@ -98,6 +106,8 @@ class AlphaZeroTrainer:
         self.buffer = ReplayBuffer(cfg.buffer_size, plane_shape, self.game.num_actions)
         self.iteration = 0
         self.games_played = 0
+        # CPU seconds of training (self-play on whichever backend, learning, the warm start; not evaluation), checkpointed.
+        self.cpu_s = 0.0
         # The warm start's progress (checkpointed): games played, examples kept, learning steps taken, finished.
         self.warm = {"games": 0, "positions": 0, "steps": 0, "done": cfg.warm_start is None}
         self.out = Path(cfg.out) if cfg.out is not None else None
@@ -145,14 +155,14 @@ class AlphaZeroTrainer:
                 self.warm_start(deadline)
             # The bar counts all iterations: a resumed run starts it where the checkpoint was.
             bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="alphazero", unit="it", disable=not cfg.progress)
-            started, first = time.perf_counter(), self.iteration
+            started = time.perf_counter()
             while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations) and (
                 deadline is None or time.perf_counter() < deadline
             ):
                 # How far through the run we are, by iterations or by the clock, whichever is further.
                 progress = 0.0 if deadline is None else (time.perf_counter() - started) / (deadline - started)
-                if cfg.iterations is not None:
-                    progress = max(progress, (self.iteration - first) / max(cfg.iterations - first, 1))
+                if cfg.iterations is not None:  # over all the run's iterations: a resumed run goes on with the schedule
+                    progress = max(progress, self.iteration / cfg.iterations)
                 self._anneal(progress)
                 row = self.run_iteration()
                 rows.append(row)
@@ -192,14 +202,19 @@ class AlphaZeroTrainer:
         if cfg.warm_start is None:
             raise ValueError("config.warm_start names no policy: there is nothing to warm-start from")
         if self.warm["games"] == 0:
+            cpu = _cpu_with_children()
             self._play_warm_games()
+            self.cpu_s += _cpu_with_children() - cpu  # the games' worker processes too, once they have ended
+            self._save()
         self._anneal(0.0)
         bar = tqdm(total=cfg.warm_steps, initial=self.warm["steps"], desc="warm start: learning", unit="step",
                    disable=not cfg.progress)  # fmt: skip
         losses: dict[str, float] = {}
         while self.warm["steps"] < cfg.warm_steps and (deadline is None or time.perf_counter() < deadline):
             steps = min(WARM_CHUNK, cfg.warm_steps - self.warm["steps"])
+            cpu = time.process_time()
             losses = self.learn(steps)
+            self.cpu_s += time.process_time() - cpu
             self.warm["steps"] += steps
             bar.update(steps)
             bar.set_postfix({k: f"{v:.3g}" for k, v in losses.items()})
@@ -271,10 +286,11 @@ class AlphaZeroTrainer:
         cfg = self.config
         t0 = time.perf_counter()
         examples, stats = self.self_play(cfg.games_per_iteration)
-        t1 = time.perf_counter()
+        t1, cpu1 = time.perf_counter(), time.process_time()
         self.buffer.add(examples.planes, examples.masks, examples.policies, examples.values)
         losses = self.learn(cfg.train_steps)
         t2 = time.perf_counter()
+        self.cpu_s += stats.cpu_s + time.process_time() - cpu1
         self.iteration += 1
         self.games_played += stats.games
         row = {
@@ -286,6 +302,7 @@ class AlphaZeroTrainer:
             "draw_rate": stats.results["draw"] / max(stats.games, 1),
             **({"full_search_share": stats.full_searches / max(stats.moves, 1)} if cfg.full_search_prob < 1 else {}),
             "learn_s": t2 - t1,
+            "cpu_s": self.cpu_s,
             "lr": self.optimizer.param_groups[0]["lr"],
             **losses,
         }
@@ -295,7 +312,22 @@ class AlphaZeroTrainer:
         if self.out is not None:
             append_metrics(self.out, row)
         self._save()
+        if self.out is not None and cfg.snapshot_every and self.iteration % cfg.snapshot_every == 0:
+            self.snapshot()
         return row
+
+    def snapshot(self) -> Path:
+        """Keep the network as it is now in ``out/snapshots/iter-NNNN.pt`` (a checkpoint ``checkpoint:`` specs
+        and ``NetworkPolicy.from_checkpoint`` read), with the iteration, games and CPU seconds so far."""
+        assert self.out is not None
+        path = self.out / "snapshots" / f"iter-{self.iteration:04d}.pt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_checkpoint(path, {
+            "config": self.config.to_dict(), "game": game_to_dict(self.game), "net_hparams": self.net.hparams,
+            "net": self.net.state_dict(), "iteration": self.iteration, "games_played": self.games_played,
+            "cpu_s": self.cpu_s,
+        })  # fmt: skip
+        return path
 
     def _save(self) -> None:
         if self.out is not None:
@@ -396,6 +428,7 @@ class AlphaZeroTrainer:
             "buffer": self.buffer.state_dict(),
             "iteration": self.iteration,
             "games_played": self.games_played,
+            "cpu_s": self.cpu_s,
             "warm_start": dict(self.warm),
             "rng": self.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(),
@@ -412,6 +445,7 @@ class AlphaZeroTrainer:
         self.buffer.load_state_dict(checkpoint["buffer"])
         self.iteration = int(checkpoint["iteration"])
         self.games_played = int(checkpoint["games_played"])
+        self.cpu_s = float(checkpoint.get("cpu_s", 0.0))  # a checkpoint from before CPU was counted: from here on
         # A checkpoint from before warm starts existed is past any warm start.
         self.warm = {"games": 0, "positions": 0, "steps": 0, **checkpoint.get("warm_start", {"done": True})}
         self.rng.bit_generator.state = checkpoint["rng"]

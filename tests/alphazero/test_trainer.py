@@ -186,3 +186,26 @@ def test_value_decay_shrinks_targets_by_plies_to_the_end():
     game_length = stones + np.round(plies_left) + 1
     assert game_length.min() >= 5 and game_length.max() <= 9  # a tic-tac-toe win takes 5 to 9 moves
     assert (np.round(plies_left) == 0).any() and (np.round(plies_left) >= 4).any()
+
+
+def test_a_resumed_run_goes_on_with_its_schedule_and_its_cpu_count(tmp_path):
+    whole = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path / "whole", iterations=4, eval_every=0)).train()
+    AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path / "split", iterations=2, eval_every=0)).train()
+    cpu_at_2 = load_checkpoint(tmp_path / "split")["cpu_s"]
+    rest = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path / "split", iterations=4, eval_every=0)).train()
+    # The learning rate anneals over all 4 iterations in both runs: the resumed one does not start it again.
+    assert [r["lr"] for r in rest] == pytest.approx([r["lr"] for r in whole[2:]])
+    assert 0 < cpu_at_2 < rest[0]["cpu_s"] < rest[1]["cpu_s"]  # CPU seconds of training go on from the checkpoint
+
+
+def test_snapshots_keep_the_network_and_the_cpu_seconds_so_far(tmp_path):
+    trainer = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path, iterations=4, eval_every=0, snapshot_every=2))
+    rows = trainer.train()
+    names = sorted(p.name for p in (tmp_path / "snapshots").iterdir())
+    assert names == ["iter-0002.pt", "iter-0004.pt"]
+    first = load_checkpoint(tmp_path / "snapshots" / "iter-0002.pt")
+    assert first["iteration"] == 2 and first["cpu_s"] == pytest.approx(rows[1]["cpu_s"])
+    policy = NetworkPolicy.from_checkpoint(str(tmp_path / "snapshots" / "iter-0004.pt"), simulations=4, seed=0)
+    env = tictactoe_v0.env()
+    env.reset(seed=0)
+    assert 0 <= policy.act(env) < 9

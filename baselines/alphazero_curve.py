@@ -1,0 +1,176 @@
+"""Compute-to-strength curves: each snapshot of a training run rated on the game's ladder, against CPU-hours.
+
+A run writes snapshots as it trains (``boardgame-envs train ... --snapshot-every K``: every K
+iterations ``OUT/snapshots/iter-NNNN.pt``, holding the network and the CPU seconds of training
+so far, self-play and learning, the warm start included, evaluation not). This script rates
+each snapshot not rated yet with ``rate`` at a fixed number of simulations, keeps the ratings in
+``OUT/curve.json`` (so a killed run of this script goes on where it stopped), and draws one or
+more runs' curves as Elo (with 95% intervals) against CPU-hours:
+
+    python baselines/alphazero_curve.py rate runs/g9-default --games 100 --simulations 100
+    python baselines/alphazero_curve.py plot runs/g9-default runs/g9-new --labels default,new \\
+        --out docs/img/curve_gomoku9.png
+    python baselines/alphazero_curve.py table runs/g9-default runs/g9-new   # markdown, for results/
+
+The ladder is the one of the game the run trained on (``rate``'s own choice: ``gomoku9`` for
+9x9 freestyle, ``renju`` for 15x15 renju); a snapshot that beats its top gets a one-sided bound,
+drawn as a triangle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+CURVE = "curve.json"
+
+
+def snapshots(run: Path) -> list[Path]:
+    """The run's snapshots, oldest first."""
+    return sorted((run / "snapshots").glob("iter-*.pt"))
+
+
+def snapshot_facts(path: Path) -> dict[str, Any]:
+    """The iteration, games and CPU seconds a snapshot records, and the game it was trained on."""
+    import torch
+
+    data = torch.load(path, map_location="cpu", weights_only=True)
+    return {"iteration": int(data["iteration"]), "games": int(data.get("games_played", 0)),
+            "cpu_s": float(data["cpu_s"]), "game": data["game"]}  # fmt: skip
+
+
+def ladder_game(game: dict[str, Any]) -> tuple[str, int | None, str | None]:
+    """``rate``'s game, board size and rule for a checkpoint's ``game`` entry."""
+    if "name" in game:
+        return game["name"], None, None
+    if game["size"] == 3 and game["win_length"] == 3:
+        return "tictactoe", None, None
+    return "gomoku", game["size"], game["rule"]
+
+
+def read_curve(run: Path) -> dict[str, Any]:
+    path = run / CURVE
+    return json.loads(path.read_text()) if path.exists() else {"points": []}
+
+
+def write_curve(run: Path, curve: dict[str, Any]) -> None:
+    tmp = run / (CURVE + ".tmp")
+    tmp.write_text(json.dumps(curve, indent=1) + "\n")
+    tmp.replace(run / CURVE)
+
+
+def rate_run(run: Path, games: int, simulations: int, jobs: int = 1, seed: int = 0, progress: bool = True,
+             extra: str = "") -> dict[str, Any]:  # fmt: skip
+    """Rate every snapshot of ``run`` not rated yet at these settings; returns the curve (also written to disk)."""
+    from boardgame_envs.ladder import rate
+
+    curve = read_curve(run)
+    done = {(p["snapshot"], p["simulations"], p["games_asked"], p.get("extra", "")) for p in curve["points"]}
+    for path in snapshots(run):
+        key = (path.name, simulations, games, extra)
+        if key in done:
+            continue
+        facts = snapshot_facts(path)
+        name, board, rule = ladder_game(facts["game"])
+        spec = f"checkpoint:{path}:simulations={simulations}" + (f",{extra}" if extra else "")
+        rating = rate(spec, name, rule=rule, board_size=board, games=games, seed=seed, jobs=jobs, progress=progress)
+        curve["points"].append({
+            "snapshot": path.name, "iteration": facts["iteration"], "games_trained": facts["games"],
+            "cpu_hours": facts["cpu_s"] / 3600, "simulations": simulations, "games_asked": games, "extra": extra,
+            "ladder": rating.ladder, "elo": rating.elo, "low": rating.low, "high": rating.high,
+            "games": rating.games, "rated": rating.describe(),
+            "command": f"boardgame-envs rate {spec} {name}" + (f" --board-size {board}" if board else "")
+                       + (f" --rule {rule}" if rule else "") + f" --games {games} --seed {seed}",
+        })  # fmt: skip
+        write_curve(run, curve)
+        print(f"{run.name} {path.name}: {facts['cpu_s'] / 3600:.2f} CPU-hours, {rating.describe()}", flush=True)
+    return curve
+
+
+def points(run: Path) -> list[dict[str, Any]]:
+    return sorted(read_curve(run)["points"], key=lambda p: p["cpu_hours"])
+
+
+def table(runs: list[Path]) -> str:
+    """The runs' points as one markdown table."""
+    lines = ["| run | snapshot | CPU-hours | games trained | ladder | Elo (95%) | games rated | command |",
+             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for run in runs:
+        for p in points(run):
+            lines.append(f"| {run.name} | {p['snapshot']} | {p['cpu_hours']:.2f} | {p['games_trained']} | {p['ladder']} "
+                         f"| {p['rated']} | {p['games']} | `{p['command']}` |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def plot(runs: list[Path], out: Path, labels: list[str] | None = None, title: str | None = None) -> Path:
+    """Elo against CPU-hours, one line per run, 95% intervals as bars (one-sided bounds as triangles)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
+    for k, run in enumerate(runs):
+        pts = points(run)
+        label = labels[k] if labels else run.name
+        finite = [p for p in pts if math.isfinite(p["elo"])]
+        xs = [p["cpu_hours"] for p in finite]
+        ys = [p["elo"] for p in finite]
+        err = [[p["elo"] - p["low"] for p in finite], [p["high"] - p["elo"] for p in finite]]
+        line = ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label)
+        above = [p for p in pts if p["elo"] == math.inf]
+        if above:
+            ax.scatter([p["cpu_hours"] for p in above], [p["low"] for p in above], marker="^",
+                       color=line[0].get_color(), label=f"{label}: at least (won every game)")  # fmt: skip
+    ax.set_xlabel("CPU-hours of training (self-play and learning)")
+    ax.set_ylabel("Elo on the ladder, 95% interval")
+    ladders = sorted({p["ladder"] for run in runs for p in points(run)})
+    ax.set_title(title or f"Compute to strength ({', '.join(ladders)} ladder)")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("rate", help="rate the snapshots not rated yet")
+    r.add_argument("run", type=Path)
+    r.add_argument("--games", type=int, default=100)
+    r.add_argument("--simulations", type=int, default=100)
+    r.add_argument("--jobs", type=int, default=1)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--extra", default="", help="more NetworkPolicy options for the spec, e.g. threats=true,vcf_nodes=50")
+    p = sub.add_parser("plot", help="draw the runs' curves")
+    p.add_argument("runs", type=Path, nargs="+")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--labels", default=None, help="comma-separated, one per run")
+    p.add_argument("--title", default=None)
+    t = sub.add_parser("table", help="print the runs' points as markdown")
+    t.add_argument("runs", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    if args.command == "rate":
+        if not snapshots(args.run):
+            print(f"{args.run} has no snapshots (train with --snapshot-every K)", file=sys.stderr)
+            return 2
+        rate_run(args.run, args.games, args.simulations, args.jobs, args.seed, extra=args.extra)
+    elif args.command == "plot":
+        labels = args.labels.split(",") if args.labels else None
+        if labels and len(labels) != len(args.runs):
+            print(f"--labels gives {len(labels)} names for {len(args.runs)} runs", file=sys.stderr)
+            return 2
+        print(plot(args.runs, args.out, labels, args.title))
+    else:
+        print(table(args.runs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

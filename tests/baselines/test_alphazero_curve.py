@@ -1,0 +1,35 @@
+"""baselines/alphazero_curve.py: snapshots rated on the ladder (resumably), drawn and tabled against CPU-hours."""
+
+from __future__ import annotations
+
+import json
+
+from baseline_scripts import load_baseline
+
+from boardgame_envs import tictactoe_v0
+from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer
+
+TINY = dict(parallel_games=16, games_per_iteration=16, simulations=8, train_steps=4, batch_size=32,
+            blocks=1, channels=8, progress=False, eval_every=0, tensorboard=False)  # fmt: skip
+
+
+def test_each_snapshot_is_rated_once_and_drawn_against_cpu_hours(tmp_path, capsys):
+    curve = load_baseline("alphazero_curve")
+    run = tmp_path / "ttt"
+    config = AlphaZeroConfig.for_game("tictactoe", out=str(run), iterations=2, snapshot_every=1, **TINY)
+    AlphaZeroTrainer(tictactoe_v0.env, config).train()
+    assert curve.main(["rate", str(run), "--games", "2", "--simulations", "0"]) == 0
+    points = json.loads((run / "curve.json").read_text())["points"]
+    assert [p["snapshot"] for p in points] == ["iter-0001.pt", "iter-0002.pt"]
+    assert all(p["ladder"] == "tictactoe" and p["games"] == 2 for p in points)
+    assert 0 < points[0]["cpu_hours"] < points[1]["cpu_hours"]
+    assert points[0]["command"].startswith("boardgame-envs rate checkpoint:") and "--games 2" in points[0]["command"]
+    curve.main(["rate", str(run), "--games", "2", "--simulations", "0"])  # nothing new: nothing rated again
+    assert len(json.loads((run / "curve.json").read_text())["points"]) == 2
+    png = tmp_path / "curve.png"
+    assert curve.main(["plot", str(run), "--out", str(png), "--labels", "tiny"]) == 0 and png.stat().st_size > 1000
+    capsys.readouterr()
+    curve.main(["table", str(run)])
+    assert capsys.readouterr().out.count("| ttt | iter-") == 2
+    assert curve.main(["plot", str(run), "--out", str(png), "--labels", "a,b"]) == 2  # one label per run
+    assert curve.main(["rate", str(tmp_path)]) == 2  # no snapshots there
