@@ -9,12 +9,30 @@ hold cloned states (made when a node is first visited). A batch evaluator reads 
 ``forest.leaf_states``. :func:`make_forest` picks the numba forest for the
 m,n,k family and this one for every other game.
 
+**Turns need not alternate.** Under a tournament opening rule one player
+may act several times in a row (Swap2's first three stones, a run of
+fifth-move offers, the 4th stone and then the declaration), so every node
+records its ``mover``, the player who took the move into it (at the root: the
+opponent of the player to move there). A value is backed up with its sign
+for each node's mover, the first-play urgency of a node's unvisited children
+is the node's value for its own player to move, and a proof is turned into a
+node's outcome for its mover. When turns alternate this is the plain rule
+(negate at every ply), visit for visit the numba forest's.
+
 With ``threats=True`` a new leaf is checked before it is evaluated, through
 ``clone``/``play`` alone: a move that wins at once proves it (its one child),
 and a move after which the opponent wins at once is a proven loss (a child
 the search never picks while another is left), so the blocks are all that
 stay open; the proofs are backed up as in the numba forest (MCTS-Solver). The
-continuous-four search is an m,n,k notion: ``vcf_nodes`` is accepted and unused here.
+continuous-four search is an m,n,k notion: ``vcf_nodes`` is unused here, except
+for an m,n,k game under an opening rule
+(:class:`~boardgame_envs.games.opening_game.OpeningRuleGame`): no threat exists
+during its opening (it lays at most three stones of a colour and needs
+``win_length >= 4``), so its leaves are not checked there, and once normal
+play begins a leaf is checked by the numba forest's own
+:func:`~boardgame_envs.policies.threats.leaf_threats` on the base game's
+position (``state.base``: its point actions are the opening game's), with
+``vcf_nodes`` for the continuous-four search.
 """
 
 from __future__ import annotations
@@ -25,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.policies.kernels import rules_of
 from boardgame_envs.policies.puct import (
     DRAWN,
     LOST,
@@ -34,20 +53,37 @@ from boardgame_envs.policies.puct import (
     PUCTForest,
     check_threats,
 )
+from boardgame_envs.policies.threats import (
+    CANNOT_BLOCK,
+    MUST_BLOCK,
+    WIN_BY_FOURS,
+    WIN_NOW,
+    leaf_threats,
+)
 
 
 class _Node:
-    __slots__ = ("action", "children", "expanded", "outcome", "prior", "state", "value_sum", "visits")
+    __slots__ = ("action", "children", "expanded", "mover", "outcome", "prior", "state", "value_sum", "visits")
 
-    def __init__(self, state: Any, prior: float, action: int = -1, outcome: int = OPEN) -> None:
+    def __init__(self, state: Any, prior: float, action: int, outcome: int, mover: int) -> None:
         self.state = state  # the position after the move into this node; None until the node is first visited
-        self.action = action  # the move into this node
+        self.action = action  # the move into this node (-1 at a root)
+        self.mover = mover  # the player who took it (at a root: the opponent of the player to move)
         self.children: dict[int, _Node] = {}
         self.visits = 0.0
-        self.value_sum = 0.0  # from the view of the player who moved into this node
+        self.value_sum = 0.0  # from the view of the mover
         self.prior = prior
         self.expanded = False
-        self.outcome = outcome  # OPEN, or proven (WON, LOST, DRAWN) for the player who moved into this node
+        self.outcome = outcome  # OPEN, or proven (WON, LOST, DRAWN) for the mover
+
+
+FLIPPED = {OPEN: OPEN, WON: LOST, LOST: WON, DRAWN: DRAWN}
+SCORE = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}  # a proven outcome as a value for the player it is proven for
+
+
+def _outcome_for(node: _Node, outcome: int, player: int) -> int:
+    """``outcome`` proven for ``player``, as ``node``'s outcome (which is for its mover)."""
+    return outcome if node.mover == player else FLIPPED[outcome]
 
 
 class ProtocolForest(LockstepSearch):
@@ -60,6 +96,10 @@ class ProtocolForest(LockstepSearch):
         self.threats, self.vcf_nodes = check_threats(threats, vcf_nodes)
         self.game = game
         self.c_puct = float(c_puct)
+        # An m,n,k game under an opening rule: its normal play's leaves get the numba threat check.
+        base = getattr(game, "base", None) if kernels_of(game, "opening_rule") is not None else None
+        self._base_rules = rules_of(base.new_state()) if kernels_of(base, "mnk") is not None else None
+        self._blocks = np.zeros(game.num_actions, dtype=np.int64)  # scratch of that check
         self.roots: list[_Node | None] = [None] * batch
         self.leaf_states: list[Any] = [None] * batch  # the positions awaiting an evaluation
         self._paths: list[list[_Node]] = [[] for _ in range(batch)]
@@ -79,7 +119,7 @@ class ProtocolForest(LockstepSearch):
             raise ValueError("the game is over: there is nothing to search")
         if state.game != self.game:
             raise ValueError(f"state of {state.game} in a forest of {self.game}")
-        self.roots[b] = _Node(state.clone(), 1.0)
+        self.roots[b] = _Node(state.clone(), 1.0, -1, OPEN, 3 - state.to_move)
 
     def set_roots(self, states: list[Any]) -> None:
         for b, state in enumerate(states):
@@ -101,17 +141,15 @@ class ProtocolForest(LockstepSearch):
                 path.append(node)
             if self.threats:
                 if node.outcome == OPEN and node.state.terminal:
-                    node.outcome = _terminal_outcome(node.state)
+                    node.outcome = _terminal_outcome(node.state, node.mover)
                 if node.outcome == OPEN and not node.expanded:
                     self._check_threats(b, path)
                 if node.outcome != OPEN:
                     self._settle(path[:-1])
-                    self._backup(path, {WON: -1.0, LOST: 1.0, DRAWN: 0.0}[node.outcome])
+                    self._backup(path, SCORE[node.outcome], node.mover)
                     continue
             elif node.state.terminal:
-                mover = 3 - node.state.to_move  # who moved into the node
-                winner = node.state.winner
-                self._backup(path, 0.0 if winner == 0 else (-1.0 if winner == mover else 1.0))
+                self._backup(path, SCORE[_terminal_outcome(node.state, node.mover)], node.mover)
                 continue
             self._paths[b] = path
             self.leaf_states[b] = node.state
@@ -122,27 +160,53 @@ class ProtocolForest(LockstepSearch):
         """Prove the new leaf ``path[-1]`` by a win at once or mark the moves that lose at once (see the module)."""
         leaf = path[-1]
         state, me = leaf.state, leaf.state.to_move
+        if self._base_rules is not None:
+            if not state.in_opening:  # during the opening no threat exists
+                self._check_base_threats(b, path)
+            return
         moves: dict[int, tuple[Any, int]] = {}
         for action in state.legal_actions().tolist():
             after = state.clone()
             after.play(action)
             if after.terminal:
                 if after.winner == me:
-                    leaf.children = {action: _Node(after, 1.0, action, WON)}
+                    leaf.children = {action: _Node(after, 1.0, action, WON, me)}
                     leaf.expanded = True
-                    leaf.outcome = LOST
+                    leaf.outcome = _outcome_for(leaf, WON, me)
                     return
-                moves[action] = (after, _terminal_outcome(after))
+                moves[action] = (after, _terminal_outcome(after, me))
             else:
-                moves[action] = (after, LOST if _wins_at_once(after) else OPEN)
+                wins = _wins_at_once(after)  # for the player to move there, who loses for me if it is the other
+                moves[action] = (after, OPEN if not wins else LOST if after.to_move != me else WON)
         if len(path) > 1 and all(outcome == LOST for _, outcome in moves.values()):
-            leaf.outcome = WON  # every move lets the opponent win; the root still needs children to choose from
+            # every move lets the opponent win; the root still needs children to choose from
+            leaf.outcome = _outcome_for(leaf, LOST, me)
         else:
             self._moves[b] = moves
 
+    def _check_base_threats(self, b: int, path: list[_Node]) -> None:
+        """The numba forest's threat check of a new leaf (:func:`leaf_threats`) on an opening-rule state in
+        normal play: a win (at once or by fours) is the leaf's one child, a lost position is proven (but at
+        the root), and a four to stop leaves only its blocks as children."""
+        leaf = path[-1]
+        state, me = leaf.state, leaf.state.to_move
+        base = state.base
+        status, move, count = leaf_threats(base.board.copy(), self._base_rules, base.to_move, base.legal_mask(),
+                                           self.vcf_nodes, self._blocks)  # fmt: skip
+        if status in (WIN_NOW, WIN_BY_FOURS):
+            leaf.children = {move: _Node(None, 1.0, move, WON, me)}
+            leaf.expanded = True
+            leaf.outcome = _outcome_for(leaf, WON, me)
+        elif status == CANNOT_BLOCK and len(path) > 1:
+            leaf.outcome = _outcome_for(leaf, LOST, me)
+        elif status == MUST_BLOCK or (status == CANNOT_BLOCK and count > 0):
+            self._moves[b] = {int(a): (None, OPEN) for a in self._blocks[:count]}
+
     def _child(self, node: _Node) -> _Node:
         sqrt_n = math.sqrt(max(node.visits, 1.0))
-        fpu = -node.value_sum / node.visits if node.visits > 0 else 0.0
+        fpu = 0.0  # an unvisited child starts at the node's mean value for the chooser
+        if node.visits > 0:
+            fpu = node.value_sum / node.visits * (1.0 if node.mover == node.state.to_move else -1.0)
         best, best_score = None, -math.inf
         for child in node.children.values():
             if child.outcome == LOST:
@@ -156,44 +220,45 @@ class ProtocolForest(LockstepSearch):
     @staticmethod
     def _settle(path: list[_Node]) -> None:
         """MCTS-Solver up ``path`` (root first): prove each node from its children, deepest first,
-        until one stays open."""
+        until one stays open. The children's outcomes are for the player to move at the node."""
         for node in reversed(path):
             if node.outcome != OPEN or not node.children:
                 return
             outcomes = [child.outcome for child in node.children.values()]
             if WON in outcomes:
-                node.outcome = LOST
+                proven = WON
             elif OPEN in outcomes:
                 return
             else:
-                node.outcome = DRAWN if DRAWN in outcomes else WON
+                proven = DRAWN if DRAWN in outcomes else LOST
+            node.outcome = _outcome_for(node, proven, node.state.to_move)
 
     @staticmethod
-    def _backup(path: list[_Node], value: float) -> None:
-        """Add ``value`` (for the player to move at the leaf) up ``path``."""
+    def _backup(path: list[_Node], value: float, player: int) -> None:
+        """Add ``value`` (for ``player``) up ``path``: to each node with the sign for its mover."""
         for node in reversed(path):
-            value = -value
             node.visits += 1.0
-            node.value_sum += value
+            node.value_sum += value if node.mover == player else -value
 
     def expand(self, priors: np.ndarray, values: np.ndarray) -> None:
         """Expand the pending leaves with ``priors`` (batch, num_actions) and ``values`` (batch,)."""
         for b in np.flatnonzero(self.pending):
             path = self._paths[b]
             leaf = path[-1]
-            legal = np.flatnonzero(leaf.state.legal_mask())
+            moves = self._moves[b]  # with threats: the moves left open (all legal ones, or the blocks)
+            legal = np.flatnonzero(leaf.state.legal_mask()) if moves is None else np.array(sorted(moves))
             p = np.maximum(priors[b, legal], 0.0)
             total = p.sum()
             p = p / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
-            moves = self._moves[b]
+            me = leaf.state.to_move
             for action, prior in zip(legal.tolist(), p.tolist()):
                 child, outcome = moves[action] if moves is not None else (None, OPEN)
-                leaf.children[action] = _Node(child, prior, action, outcome)
+                leaf.children[action] = _Node(child, prior, action, outcome, me)
             leaf.expanded = True
             self._moves[b] = None
             if self.threats:
                 self._settle(path)
-            self._backup(path, float(values[b]))
+            self._backup(path, float(values[b]), me)
         self.pending[:] = False
 
     def add_root_noise(self, rng: np.random.Generator, alpha: float, fraction: float,
@@ -216,7 +281,7 @@ class ProtocolForest(LockstepSearch):
         return self.roots[b].outcome
 
     def root_mean_value(self, b: int) -> float:
-        root = self.roots[b]
+        root = self.roots[b]  # its mover is the opponent of its player to move
         return -root.value_sum / root.visits if root.visits > 0 else 0.0
 
     def leaf_state(self, b: int) -> Any:
@@ -224,9 +289,9 @@ class ProtocolForest(LockstepSearch):
         return self.leaf_states[b]
 
 
-def _terminal_outcome(state: Any) -> int:
-    """A finished game's result for the player who made its last move."""
-    return DRAWN if state.winner == 0 else (WON if state.winner != state.to_move else LOST)
+def _terminal_outcome(state: Any, player: int) -> int:
+    """A finished game's result for ``player``."""
+    return DRAWN if state.winner == 0 else (WON if state.winner == player else LOST)
 
 
 def _wins_at_once(state: Any) -> bool:
