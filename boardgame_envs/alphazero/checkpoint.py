@@ -21,6 +21,7 @@ import torch
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
+from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.protocol import kernels_of
 
 FORMAT = 1
@@ -74,7 +75,7 @@ def load_checkpoint(path: str | os.PathLike, device: str | torch.device = "cpu")
         raise CheckpointNotFoundError(f"no checkpoint at {path}")
     try:
         checkpoint = torch.load(path, map_location=device, weights_only=True)
-    except Exception as exc:  # torch raises RuntimeError, EOFError, UnpicklingError, OSError, KeyError, ...
+    except Exception as exc:  # noqa: BLE001 (torch raises RuntimeError, EOFError, UnpicklingError, OSError, KeyError, ...)
         raise CheckpointError(f"{path} is not a readable checkpoint: {_why_unreadable(exc)}") from None
     if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
         raise CheckpointError(f"{path} is not a boardgame_envs AlphaZero checkpoint (format {FORMAT})")
@@ -100,17 +101,19 @@ def _why_unreadable(exc: Exception) -> str:
 # Bounds of a network's shape that no checkpoint of this package exceeds; beyond them the file is damaged
 # (or made up), and building the network would fail obscurely or allocate without end.
 _HPARAM_RANGES = {"in_planes": (1, 64), "board_size": (3, 19), "blocks": (0, 64), "channels": (1, 1024)}
-_OPTIONAL_HPARAMS = {"rows": (3, 19), "num_actions": (1, 361)}  # boards that are not square, actions that are not cells
+_OPTIONAL_HPARAMS = {"rows": (3, 19), "num_actions": (1, 400)}  # boards that are not square, actions that are not cells
+_DECISIONS = (1, 32)  # "decisions" (with the two above): an opening rule's decisions after the cells
 
 
 def _check_shapes(path: Path, checkpoint: dict[str, Any]) -> None:
     hparams, game = checkpoint["net_hparams"], checkpoint["game"]
     keys = set(hparams) if isinstance(hparams, dict) else set()
-    if not isinstance(hparams, dict) or keys - set(_OPTIONAL_HPARAMS) != set(_HPARAM_RANGES) or (
-        keys & set(_OPTIONAL_HPARAMS) not in (set(), set(_OPTIONAL_HPARAMS))
+    optional = keys & {*_OPTIONAL_HPARAMS, "decisions"}
+    if not isinstance(hparams, dict) or keys - optional != set(_HPARAM_RANGES) or (
+        optional not in (set(), set(_OPTIONAL_HPARAMS), {*_OPTIONAL_HPARAMS, "decisions"})
     ):
         raise CheckpointError(f"{path} has a damaged network shape: {hparams!r} (expected {', '.join(_HPARAM_RANGES)})")
-    for key, (lo, hi) in {**_HPARAM_RANGES, **_OPTIONAL_HPARAMS}.items():
+    for key, (lo, hi) in {**_HPARAM_RANGES, **_OPTIONAL_HPARAMS, "decisions": _DECISIONS}.items():
         if key not in hparams:
             continue
         value = hparams[key]
@@ -124,10 +127,16 @@ def _check_shapes(path: Path, checkpoint: dict[str, Any]) -> None:
         raise CheckpointError(f"{path} has no network weights (its 'net' is not a table of tensors)")
 
 
+MNK_KEYS = ("size", "win_length", "rule")
+
+
 def game_to_dict(game: Any) -> dict[str, Any]:
-    """How a checkpoint names its game: an m,n,k game by its rules (as since the first checkpoints), any other by name."""
+    """How a checkpoint names its game: an m,n,k game by its rules (as since the first checkpoints), one under
+    an opening rule by its base game's rules and the rule's name (``"opening_rule": "swap2"``), any other by name."""
     if kernels_of(game, "mnk") is not None:
         return {"size": int(game.size), "win_length": int(game.win_length), "rule": game.rule}
+    if kernels_of(game, "opening_rule") is not None:
+        return {**game_to_dict(game.base), "opening_rule": game.opening.name}
     return {"name": game.name}
 
 
@@ -140,14 +149,16 @@ def game_from_dict(game: Any) -> Any:
         if info.factory is None:
             raise ValueError(f"{game['name']} needs its rules in a checkpoint")
         return info.game()
-    if set(game) != {"size", "win_length", "rule"}:
+    if set(game) == {*MNK_KEYS, "opening_rule"}:
+        return OpeningRuleGame(MNKGame(**{key: game[key] for key in MNK_KEYS}), game["opening_rule"])
+    if set(game) != set(MNK_KEYS):
         raise ValueError(f"not a game: {game!r}")
     return MNKGame(**game)
 
 
 def network_from(
     checkpoint: dict[str, Any], device: str | torch.device = "cpu", source: str | os.PathLike = "the checkpoint",
-) -> tuple[PolicyValueNet, MNKGame]:  # fmt: skip
+) -> tuple[PolicyValueNet, Any]:  # fmt: skip
     """The network of a checkpoint (in eval mode, on ``device``) and the game it was trained on.
 
     Weights that do not fit the shape the checkpoint states raise :class:`CheckpointError` naming ``source``.

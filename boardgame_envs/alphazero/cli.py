@@ -2,6 +2,10 @@
 
     boardgame-envs train tictactoe --minutes 5
     boardgame-envs train gomoku --board-size 9 --rule freestyle --minutes 60 --out runs/g9
+    boardgame-envs train gomoku --board-size 9 --rule freestyle --opening-rule swap2 --minutes 20
+
+``--opening-rule`` trains under a tournament opening rule (the game's, as
+``gomoku_v0.env(opening_rule=...)``: docs/opening_rules.md).
 
 Every :class:`AlphaZeroConfig` field is a flag (``--c-puct``, ``--no-augment``, ...),
 shown in ``--help`` with its docstring and default; a flag left out keeps the
@@ -20,10 +24,15 @@ from typing import Any
 
 from boardgame_envs.alphazero.config import BACKENDS, ROOTS, AlphaZeroConfig, field_docs
 from boardgame_envs.alphazero.summary import SUMMARY
-from boardgame_envs.cliargs import add_game_arguments, game_env_fn, say_interrupted
+from boardgame_envs.cliargs import (
+    add_game_arguments,
+    add_opening_rule_argument,
+    game_env_fn,
+    say_interrupted,
+)
 
 CHOICES = {"backend": BACKENDS, "root": ROOTS}  # fields with a fixed list of values
-SHOWN_DEFAULTS = {"out": "runs/GAME; gomoku: runs/gomokuN_RULE"}  # defaults the command picks, not the dataclass
+SHOWN_DEFAULTS = {"out": "runs/GAME; gomoku: runs/gomokuN_RULE (_OPENINGRULE under one)"}  # defaults the command picks, not the dataclass
 
 
 def _optional(kind: Any) -> Any:
@@ -48,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The game's arguments and a flag a config field; a flag left out is absent from the namespace, so
     that one given as ``none`` (``--warm-start none``) overrides a game's default with None."""
     add_game_arguments(parser)
+    add_opening_rule_argument(parser)
     docs = field_docs()
     hints = typing.get_type_hints(AlphaZeroConfig)
     tictactoe, gomoku = AlphaZeroConfig.for_game("tictactoe"), AlphaZeroConfig.for_game("gomoku")
@@ -79,10 +89,11 @@ def run(args: argparse.Namespace) -> int:
     board = env_fn().unwrapped.game
     names = [f.name for f in dataclasses.fields(AlphaZeroConfig)]
     overrides = {name: getattr(args, name) for name in names if hasattr(args, name)}
+    opening = getattr(board, "opening", None)  # an opening rule's game (gomoku_v0.env(opening_rule=...))
     if args.game == "gomoku" and "out" not in overrides:
-        overrides["out"] = f"runs/gomoku{board.size}_{board.rule}"
+        overrides["out"] = f"runs/gomoku{board.size}_{board.rule}" + (f"_{opening.name}" if opening else "")
     elif "out" not in overrides:
-        overrides["out"] = f"runs/{args.game}"
+        overrides["out"] = f"runs/{args.game}" + (f"_{opening.name}" if opening else "")
     config = AlphaZeroConfig.for_game(args.game, getattr(board, "size", None), **overrides)
     try:
         from boardgame_envs.alphazero.trainer import AlphaZeroTrainer
@@ -115,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         if key.startswith(("score_vs", "elo_vs", "loss")):
             print(f"  {key}: {value:.3f}")
     game_flags = "" if args.game != "gomoku" else f" --board-size {board.size} --win-length {board.win_length} --rule {board.rule}"
+    game_flags += f" --opening-rule {opening.name}" if opening else ""
     print(f"checkpoint: {config.out}/latest.pt   (boardgame-envs play {args.game}{game_flags} --opponent {config.out}/latest.pt)")
     summary = Path(config.out) / SUMMARY
     if rows and summary.is_file():

@@ -63,12 +63,7 @@ class RaySelfPlay:
         parts = ray.get([w.play.remote(weights, share) for w in self.workers])
         stats = SelfPlayStats()
         for _, s in parts:
-            stats.games += s.games
-            stats.moves += s.moves
-            stats.cpu_s += s.cpu_s
-            stats.full_searches += s.full_searches
-            for key, value in s.results.items():
-                stats.results[key] += value
+            stats.add(s)
         examples = Examples(*(np.concatenate([getattr(e, f) for e, _ in parts]) for f in ("planes", "masks", "policies", "values")))
         return examples, stats
 

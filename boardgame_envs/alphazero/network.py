@@ -5,6 +5,16 @@ HWC ``int8``; :meth:`PolicyValueNet.predict` converts). Output: policy logits
 over the env's ``n*n`` actions and a value in ``[-1, 1]`` for the player to
 move. Illegal actions are masked with the env's ``action_mask`` before the
 softmax, so their probability is exactly zero.
+
+A game under a tournament opening rule has actions after the board's points:
+the rule's decisions (``swap``, ``keep``, ``offers=K``, Swap2's ``black``,
+``white``, ``more``; ``decisions=D``). Their logits come from a head of their
+own: the residual tower's features pooled over the board (mean and max of
+each channel), then a small dense layer. A decision is about the whole
+position (is it better for black or for white?), not about a point, so it
+reads the pooled features as the value head reads the whole board; the
+points' logits stay the usual head's. One softmax runs over all the actions,
+and the mask leaves only the current phase's: points or decisions.
 """
 
 from __future__ import annotations
@@ -13,6 +23,8 @@ import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
+
+DECISION_HIDDEN = 32  # units of the decision head's hidden layer
 
 
 class ResidualBlock(nn.Module):
@@ -38,10 +50,12 @@ class PolicyValueNet(nn.Module):
         blocks, channels: depth and width of the residual tower.
         rows, num_actions: for a board that is not square or whose actions are not its cells
             (connect four: ``rows=6``, ``board_size=7``, ``num_actions=7``).
+        decisions: the last ``decisions`` of the ``num_actions`` are not points but an opening rule's
+            decisions, scored by the decision head (module docstring); the others are the board's cells.
     """
 
-    def __init__(self, in_planes: int, board_size: int, blocks: int = 2, channels: int = 32,
-                 rows: int | None = None, num_actions: int | None = None) -> None:  # fmt: skip
+    def __init__(self, in_planes: int, board_size: int, blocks: int = 2, channels: int = 32, rows: int | None = None,
+                 num_actions: int | None = None, decisions: int | None = None) -> None:  # fmt: skip
         super().__init__()
         self.hparams = {"in_planes": in_planes, "board_size": board_size, "blocks": blocks, "channels": channels}
         if rows is not None or num_actions is not None:  # only then: square-board checkpoints keep their keys
@@ -49,6 +63,16 @@ class PolicyValueNet(nn.Module):
         rows = board_size if rows is None else rows
         cells = rows * board_size
         actions = cells if num_actions is None else num_actions
+        if decisions is not None:
+            if isinstance(decisions, bool) or not isinstance(decisions, int) or decisions < 1:
+                raise ValueError(f"decisions must be a positive integer or None, got {decisions!r}")
+            if actions != cells + decisions:
+                raise ValueError(f"{decisions} decisions after {cells} cells make {cells + decisions} actions, "
+                                 f"not num_actions={actions}")  # fmt: skip
+            self.hparams["decisions"] = decisions
+            actions = cells  # the usual head scores the points; the decision head the rest
+        self.decision_head = None if decisions is None else nn.Sequential(
+            nn.Linear(2 * channels, DECISION_HIDDEN), nn.ReLU(), nn.Linear(DECISION_HIDDEN, decisions))  # fmt: skip
         self.stem = nn.Sequential(nn.Conv2d(in_planes, channels, 3, padding=1, bias=False),
                                   nn.BatchNorm2d(channels), nn.ReLU())  # fmt: skip
         self.tower = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))
@@ -58,9 +82,12 @@ class PolicyValueNet(nn.Module):
                                         nn.Flatten(), nn.Linear(cells, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())  # fmt: skip
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(logits (B, n*n), value (B,))``; with ``mask`` (B, n*n), illegal logits are ``-inf``."""
+        """``(logits (B, num_actions), value (B,))``; with ``mask`` (B, num_actions), illegal logits are ``-inf``."""
         x = self.tower(self.stem(planes))
         logits = self.policy_head(x)
+        if self.decision_head is not None:
+            pooled = torch.cat([x.mean(dim=(2, 3)), x.amax(dim=(2, 3))], dim=1)
+            logits = torch.cat([logits, self.decision_head(pooled)], dim=1)
         if mask is not None:
             logits = logits.masked_fill(~mask.bool(), float("-inf"))
         return logits, self.value_head(x).squeeze(-1)
@@ -71,10 +98,10 @@ class PolicyValueNet(nn.Module):
 
     @torch.inference_mode()
     def predict(self, planes_hwc: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Priors ``(B, n*n)`` (zero on illegal actions) and values ``(B,)`` for env observations.
+        """Priors ``(B, num_actions)`` (zero on illegal actions) and values ``(B,)`` for env observations.
 
         ``planes_hwc`` is ``(B, n, n, C)`` as the env gives it, ``mask`` its
-        ``(B, n*n)`` action masks (each with a legal action).
+        ``(B, num_actions)`` action masks (each with a legal action).
         """
         was_training = self.training
         if was_training:  # (switching modes walks every module: only when needed)

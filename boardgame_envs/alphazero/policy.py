@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from boardgame_envs.alphazero.network import PolicyValueNet
+from boardgame_envs.games.opening_rules import CHOOSE
 from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
 from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest, check_threats
@@ -30,6 +31,15 @@ def net_evaluator(net: PolicyValueNet, encoder: Any) -> BatchEvaluator:
     return evaluate
 
 
+def value_decides(state: Any) -> bool:
+    """Whether ``state`` waits for a decision of a tournament opening (``swap``, ``keep``, ``offers=K``, a colour)
+    or for the choice among the offered fifth moves: what a policy without simulations settles by its value
+    head one action ahead (:meth:`NetworkPolicy._look_ahead`) rather than by its policy head."""
+    if kernels_of(state.game, "opening_rule") is None or not state.in_opening:
+        return False
+    return state.phase == CHOOSE or not state.legal_mask()[: state.game.points].any()
+
+
 DEFAULT_VCF_NODES = 50  # per new leaf; at equal CPU time it beat the plain search 49-3 on renju (see threats)
 
 
@@ -42,6 +52,21 @@ def search_threats(threats: bool, vcf_nodes: int | None) -> tuple[bool, int]:
 
 class NetworkPolicy:
     """Plays a :class:`PolicyValueNet`: greedily from its policy head, or after a PUCT search.
+
+    **Under a tournament opening rule** (a network trained on an
+    :class:`~boardgame_envs.games.opening_game.OpeningRuleGame`) it plays every
+    phase. With simulations, the PUCT search treats the opening's actions as
+    any others: a decision such as ``swap`` or ``keep`` is a child whose
+    position the value head scores for the player acting there (the planes
+    say which colour each holds and what phase it is), backed up to the
+    decider with its sign (the same player may act twice in a row), so the
+    search takes the decision whose positions it values most; stones and
+    fifth-move offers come from the search as in normal play. Without
+    simulations, the policy head lays the stones and the offers, and the
+    value head takes the decisions and chooses among the offered fifth
+    moves: each option's position is scored one action ahead and the best
+    for the decider is played (:func:`value_decides`). The threat check
+    applies from the first move of normal play (no threat exists in an opening).
 
     Args:
         net: the network (its input must match the env's planes).
@@ -136,7 +161,12 @@ class NetworkPolicy:
         """The state to act on, after checking the game is the net's."""
         state = game_state_of(env)
         if self.game is not None and state.game != self.game:
-            raise ValueError(f"this network was trained on {self.game.describe()}, not {state.game.describe()}")
+            ruled = [kernels_of(g, "opening_rule") is not None for g in (self.game, state.game)]
+            why = ""
+            if ruled[0] != ruled[1]:  # the same board with and without an opening rule: say what differs
+                why = ("; a network trained under an opening rule plays only under it, and one trained without "
+                       "plays only without (the planes and actions differ)")  # fmt: skip
+            raise ValueError(f"this network was trained on {self.game.describe()}, not {state.game.describe()}{why}")
         return state
 
     def _encoder(self, game: Any) -> Any:
@@ -156,6 +186,8 @@ class NetworkPolicy:
 
     def _search(self, state: Any) -> tuple[int | None, np.ndarray]:
         """The move a gumbel root chose (None under PUCT) and the distribution."""
+        if self.simulations == 0 and value_decides(state):
+            return None, self._look_ahead(state)
         if self.simulations == 0 and not self.threats and self.root == "puct":
             planes = state.planes(state.to_move)  # the env's observation of the player to move
             priors, _ = self.net.predict(planes[None], state.legal_mask()[None])
@@ -169,6 +201,33 @@ class NetworkPolicy:
             return int(moves[0]), policies[0]
         forest.search(self.simulations, net_evaluator(self.net, encoder))
         return None, forest.root_policy()[0]
+
+    def _look_ahead(self, state: Any) -> np.ndarray:
+        """The value head one action ahead: each legal action's position scored for the player to act at
+        ``state`` (the value of the player acting there, negated if that is the other player); the
+        distribution shares its mass among the best actions."""
+        me = state.to_move
+        actions = state.legal_actions()
+        children = []
+        for action in actions.tolist():
+            child = state.clone()
+            child.play(action)
+            children.append(child)
+        values = np.zeros(len(children))
+        alive = [i for i, child in enumerate(children) if not child.terminal]
+        if alive:
+            planes = np.stack([children[i].planes(children[i].to_move) for i in alive])
+            masks = np.stack([children[i].legal_mask() for i in alive])
+            _, scored = self.net.predict(planes, masks)
+            for i, value in zip(alive, scored.tolist()):
+                values[i] = value if children[i].to_move == me else -value
+        for i, child in enumerate(children):
+            if child.terminal:
+                values[i] = child.returns()[me - 1]
+        out = np.zeros(state.game.num_actions)
+        best = actions[values >= values.max() - 1e-9]
+        out[best] = 1.0 / len(best)
+        return out
 
     def act(self, env: Any) -> int:
         state = self._position(env)

@@ -2,7 +2,11 @@
 
 The games are real envs built by the trainer's ``env_fn`` and advanced with
 ``env.step``; the training example of each move is the mover's own
-``env.observe(agent)``. The search runs on the envs' game states (cloned into
+``env.observe(agent)``. Under a tournament opening rule every action of the
+opening is a move like the others: the search chooses stones, offers and
+decisions (``swap``, ``black``, ``more``, ...) alike, each gets its policy
+target over all the actions, and its value target is the game's result for the
+player (seat) who took it, whichever colour that player ended up with. The search runs on the envs' game states (cloned into
 a PUCT forest, one tree per game: :func:`~boardgame_envs.policies.puct_protocol.make_forest`), and
 every simulation round evaluates the leaves of all games in one network call.
 """
@@ -20,7 +24,8 @@ from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.alphazero.policy import net_evaluator
 from boardgame_envs.alphazero.targets import result_targets
-from boardgame_envs.games.lines import BLACK, WHITE
+from boardgame_envs.games.lines import BLACK
+from boardgame_envs.games.protocol import FIRST, SECOND
 from boardgame_envs.policies.base import random_argmax
 from boardgame_envs.policies.puct_gumbel import gumbel_search
 from boardgame_envs.policies.puct_protocol import make_forest
@@ -32,7 +37,21 @@ class SelfPlayStats:
     moves: int = 0
     cpu_s: float = 0.0  # CPU time of the process(es) that played, summed over workers
     full_searches: int = 0  # moves searched in full (all of them without playout cap randomization)
-    results: dict[str, int] = field(default_factory=lambda: {"black": 0, "white": 0, "draw": 0})
+    results: dict[str, int] = field(default_factory=lambda: {"first": 0, "second": 0, "draw": 0})  # by seat
+    black_wins: int = 0  # games won by black: the first player's, unless an opening rule gave the colours
+    decisions: dict[str, int] = field(default_factory=dict)  # an opening rule's decisions taken, by name
+
+    def add(self, other: SelfPlayStats) -> None:
+        """Count ``other``'s games and moves in too (the workers' stats summed)."""
+        self.games += other.games
+        self.moves += other.moves
+        self.cpu_s += other.cpu_s
+        self.full_searches += other.full_searches
+        self.black_wins += other.black_wins
+        for key, value in other.results.items():
+            self.results[key] += value
+        for key, value in other.decisions.items():
+            self.decisions[key] = self.decisions.get(key, 0) + value
 
 
 @dataclass
@@ -65,6 +84,7 @@ class SelfPlay:
         self.forest = make_forest(len(self.envs), self.game, capacity, config.c_puct, config.threats, config.vcf_nodes)
         # Per game, the positions played so far: (planes, mask, policy target, colour to move, proven value or NaN).
         self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [[] for _ in self.envs]
+        self.decisions: list[list[str]] = [[] for _ in self.envs]  # per game, an opening rule's decisions so far
 
     def play(self, net: PolicyValueNet, games: int) -> tuple[Examples, SelfPlayStats]:
         """Move all games on until ``games`` of them have finished; their positions are the examples."""
@@ -73,6 +93,7 @@ class SelfPlay:
         cpu_start = time.process_time()
         finished: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
         evaluate = net_evaluator(net, self.encoder)
+        points = getattr(self.game, "points", self.game.num_actions)  # actions from here on are decisions
         while stats.games < games:
             states = [env.unwrapped.game_state for env in self.envs]
             self.forest.set_roots(states)
@@ -103,12 +124,19 @@ class SelfPlay:
                     action = int(self.rng.choice(len(shares), p=shares))
                 else:
                     action = random_argmax(shares, self.rng)
+                if action >= points:  # an opening rule's decision, counted once its game is over
+                    self.decisions[i].append(self.game.action_name(action))
                 env.step(action)
                 stats.moves += 1
                 if state.terminal:
                     winner = state.winner
                     stats.games += 1
-                    stats.results[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1
+                    stats.results[{FIRST: "first", SECOND: "second"}.get(winner, "draw")] += 1
+                    colors = getattr(state, "base", state)  # under an opening rule the base game holds the colours
+                    stats.black_wins += int(colors.winner == BLACK)
+                    for name in self.decisions[i]:
+                        stats.decisions[name] = stats.decisions.get(name, 0) + 1
+                    self.decisions[i] = []
                     history = self.histories[i]
                     colors = np.array([color for *_, color, _ in history])
                     values = result_targets(winner, colors, np.arange(len(history))[::-1], cfg.value_decay,

@@ -59,6 +59,20 @@ from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.games.protocol import cell_symmetries, kernels_of
 from boardgame_envs.symmetry import random_permutations, random_symmetries
 
+
+def network_shape(game: Any, plane_shape: tuple[int, ...]) -> dict[str, int]:
+    """The :class:`PolicyValueNet` arguments that fit ``game`` and its observation planes ``(rows, cols, C)``:
+    a square m,n,k board as since the first networks; any other game with its rows and action count, and
+    under an opening rule the number of its decisions (the actions after the board's points)."""
+    rows, cols, planes = plane_shape
+    shape = {"in_planes": planes, "board_size": cols}
+    if kernels_of(game, "mnk") is None:
+        shape.update(rows=rows, num_actions=game.num_actions)
+        if kernels_of(game, "opening_rule") is not None:
+            shape["decisions"] = len(game.decisions)
+    return shape
+
+
 def _cpu_with_children() -> float:
     """CPU seconds of this process and of its ended, waited-for children (the local warm-start workers)."""
     import resource
@@ -99,9 +113,8 @@ class AlphaZeroTrainer:
         torch.manual_seed(cfg.seed)
         self.rng = np.random.default_rng(cfg.seed)
         self.device = resolve_device(cfg.device)
-        rows, cols = plane_shape[:2]
-        shape = {} if self._mnk else {"rows": rows, "num_actions": self.game.num_actions}
-        self.net = PolicyValueNet(plane_shape[-1], cols, cfg.blocks, cfg.channels, **shape).to(self.device)
+        self.net = PolicyValueNet(**network_shape(self.game, plane_shape), blocks=cfg.blocks,
+                                  channels=cfg.channels).to(self.device)  # fmt: skip
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
         self.buffer = ReplayBuffer(cfg.buffer_size, plane_shape, self.game.num_actions)
         self.iteration = 0
@@ -298,8 +311,9 @@ class AlphaZeroTrainer:
             "games": float(self.games_played),
             "games_per_s": stats.games / max(t1 - t0, 1e-9),
             "moves_per_game": stats.moves / max(stats.games, 1),
-            "first_player_win_rate": stats.results["black"] / max(stats.games, 1),
+            "first_player_win_rate": stats.results["first"] / max(stats.games, 1),
             "draw_rate": stats.results["draw"] / max(stats.games, 1),
+            **self._opening_row(stats),
             **({"full_search_share": stats.full_searches / max(stats.moves, 1)} if cfg.full_search_prob < 1 else {}),
             "learn_s": t2 - t1,
             "cpu_s": self.cpu_s,
@@ -314,6 +328,16 @@ class AlphaZeroTrainer:
         self._save()
         if self.out is not None and cfg.snapshot_every and self.iteration % cfg.snapshot_every == 0:
             self.snapshot()
+        return row
+
+    def _opening_row(self, stats: SelfPlayStats) -> dict[str, float]:
+        """Under an opening rule: black's share of the self-play wins (the rule decides who holds it) and each
+        decision's count per game (``opening_swap``, ``opening_more``, ...); nothing otherwise."""
+        if kernels_of(self.game, "opening_rule") is None:
+            return {}
+        games = max(stats.games, 1)
+        row = {"black_win_rate": stats.black_wins / games}
+        row.update({f"opening_{name}": stats.decisions.get(name, 0) / games for name in self.game.decisions})
         return row
 
     def snapshot(self) -> Path:
