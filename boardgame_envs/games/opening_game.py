@@ -295,32 +295,32 @@ class OpeningState:
             return f"{reason} ({self.describe_phase()})"
         a = int(action)
         step = game.opening.steps[self.step]
-        phase = self.describe_phase()
+        phase = self.describe_phase  # put in words only for an illegal action
         if step.kind not in (STONE, OFFER, CHOOSE):
             allowed = game._allowed[self.step]
             if a not in allowed:
                 choices = " or ".join(game.decisions[b - game.points] for b in allowed)
-                return f"{game.action_name(a)} is not a choice now: {phase}; choose {choices}"
+                return f"{game.action_name(a)} is not a choice now: {phase()}; choose {choices}"
             return None
         if a >= game.points:
-            return f"{game.action_name(a)} is not a choice now: {phase}"
+            return f"{game.action_name(a)} is not a choice now: {phase()}"
         name = point_name(a, game.size)
         if step.kind == CHOOSE:
-            return None if a in self.offers else f"{name} is not one of the offered fifth moves: {phase}"
+            return None if a in self.offers else f"{name} is not one of the offered fifth moves: {phase()}"
         if self.board[a] != EMPTY:
-            return f"{name} is occupied (by {game.color_name(int(self.board[a]))}): {phase}"
+            return f"{name} is occupied (by {game.color_name(int(self.board[a]))}): {phase()}"
         if step.kind == STONE and not game._zones[step.zone][a]:
             if step.zone == 0:
-                return f"{name} is not the centre ({point_name(game.points // 2, game.size)}): {phase}"
-            return f"{name} is outside the central {2 * step.zone + 1}x{2 * step.zone + 1} square: {phase}"
+                return f"{name} is not the centre ({point_name(game.points // 2, game.size)}): {phase()}"
+            return f"{name} is outside the central {2 * step.zone + 1}x{2 * step.zone + 1} square: {phase()}"
         if step.kind == OFFER and self._twins[a]:
             if a in self.offers:
-                return f"{name} is offered already: {phase}"
+                return f"{name} is offered already: {phase()}"
             twin = next(b for b in self.offers if symmetric_twins(self.board, b, game._perms)[a])
             return (f"{name} is symmetric to the offered {point_name(twin, game.size)} in this position: "
-                    f"no two fifth-move offers may be ({phase})")  # fmt: skip
+                    f"no two fifth-move offers may be ({phase()})")  # fmt: skip
         reason = self.base.illegal_reason(a)  # black's forbidden points under renju
-        return None if reason is None else f"{reason} ({phase})"
+        return None if reason is None else f"{reason} ({phase()})"
 
     # ------------------------------------------------------------------ moves
     def play(self, action: int) -> None:
