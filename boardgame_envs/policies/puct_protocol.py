@@ -63,18 +63,42 @@ from boardgame_envs.policies.threats import (
 
 
 class _Node:
-    __slots__ = ("action", "children", "expanded", "mover", "outcome", "prior", "state", "value_sum", "visits")
+    """A position of a tree. Its children's moves and priors are arrays (``actions`` ascending); a child's
+    node is made only when the search first enters it (``children``), since most are never visited."""
 
-    def __init__(self, state: Any, prior: float, action: int, outcome: int, mover: int) -> None:
+    __slots__ = ("action", "actions", "children", "index", "mover", "next", "order", "outcome", "priors", "state",
+                 "value_sum", "visits")  # fmt: skip
+
+    def __init__(self, state: Any, action: int, index: int, outcome: int, mover: int) -> None:
         self.state = state  # the position after the move into this node; None until the node is first visited
         self.action = action  # the move into this node (-1 at a root)
+        self.index = index  # its place among its parent's actions
         self.mover = mover  # the player who took it (at a root: the opponent of the player to move)
-        self.children: dict[int, _Node] = {}
         self.visits = 0.0
         self.value_sum = 0.0  # from the view of the mover
-        self.prior = prior
-        self.expanded = False
         self.outcome = outcome  # OPEN, or proven (WON, LOST, DRAWN) for the mover
+        self.actions: list[int] | None = None  # the children's moves, once expanded
+        self.priors: list[float] = []
+        self.children: dict[int, _Node] = {}  # by move: the children made so far
+        self.order: list[int] = []  # indices of the children by prior, highest first (ties: lower move first)
+        self.next = 0  # where in ``order`` the first child not yet made may be
+
+    def expand(self, actions: list[int], priors: np.ndarray) -> None:
+        self.actions = actions
+        self.set_priors(priors)
+
+    def set_priors(self, priors: np.ndarray) -> None:
+        self.priors = priors.tolist()
+        self.order = np.argsort(-priors, kind="stable").tolist()  # stable: equal priors keep the moves' order
+        self.next = 0
+
+    def child(self, i: int, outcome: int = OPEN, state: Any = None) -> _Node:
+        """The node of child ``i`` (of ``actions``), made now if it is not yet."""
+        action = self.actions[i]
+        node = self.children.get(action)
+        if node is None:
+            node = self.children[action] = _Node(state, action, i, outcome, self.state.to_move)
+        return node
 
 
 FLIPPED = {OPEN: OPEN, WON: LOST, LOST: WON, DRAWN: DRAWN}
@@ -119,7 +143,7 @@ class ProtocolForest(LockstepSearch):
             raise ValueError("the game is over: there is nothing to search")
         if state.game != self.game:
             raise ValueError(f"state of {state.game} in a forest of {self.game}")
-        self.roots[b] = _Node(state.clone(), 1.0, -1, OPEN, 3 - state.to_move)
+        self.roots[b] = _Node(state.clone(), -1, -1, OPEN, 3 - state.to_move)
 
     def set_roots(self, states: list[Any]) -> None:
         for b, state in enumerate(states):
@@ -132,9 +156,12 @@ class ProtocolForest(LockstepSearch):
             if not self.active[b]:
                 continue
             node, path = root, [root]
-            while node.expanded and node.children and node.outcome == OPEN:
+            while node.actions is not None and node.outcome == OPEN:
                 forced = self.root_move[b] if node is root else -1
-                parent, node = node, (node.children[int(forced)] if forced >= 0 else self._child(node))
+                if forced >= 0:
+                    parent, node = node, node.child(node.actions.index(int(forced)))
+                else:
+                    parent, node = node, self._child(node)
                 if node.state is None:  # positions are made when first visited: most children never are
                     node.state = parent.state.clone()
                     node.state.play(node.action)
@@ -142,7 +169,7 @@ class ProtocolForest(LockstepSearch):
             if self.threats:
                 if node.outcome == OPEN and node.state.terminal:
                     node.outcome = _terminal_outcome(node.state, node.mover)
-                if node.outcome == OPEN and not node.expanded:
+                if node.outcome == OPEN and node.actions is None:
                     self._check_threats(b, path)
                 if node.outcome != OPEN:
                     self._settle(path[:-1])
@@ -170,8 +197,8 @@ class ProtocolForest(LockstepSearch):
             after.play(action)
             if after.terminal:
                 if after.winner == me:
-                    leaf.children = {action: _Node(after, 1.0, action, WON, me)}
-                    leaf.expanded = True
+                    leaf.expand([action], np.ones(1))
+                    leaf.child(0, WON, after)
                     leaf.outcome = _outcome_for(leaf, WON, me)
                     return
                 moves[action] = (after, _terminal_outcome(after, me))
@@ -194,8 +221,8 @@ class ProtocolForest(LockstepSearch):
         status, move, count = leaf_threats(base.board.copy(), self._base_rules, base.to_move, base.legal_mask(),
                                            self.vcf_nodes, self._blocks)  # fmt: skip
         if status in (WIN_NOW, WIN_BY_FOURS):
-            leaf.children = {move: _Node(None, 1.0, move, WON, me)}
-            leaf.expanded = True
+            leaf.expand([int(move)], np.ones(1))
+            leaf.child(0, WON)
             leaf.outcome = _outcome_for(leaf, WON, me)
         elif status == CANNOT_BLOCK and len(path) > 1:
             leaf.outcome = _outcome_for(leaf, LOST, me)
@@ -203,28 +230,41 @@ class ProtocolForest(LockstepSearch):
             self._moves[b] = {int(a): (None, OPEN) for a in self._blocks[:count]}
 
     def _child(self, node: _Node) -> _Node:
+        """The child PUCT enters: the best score, ties to the lower move; of the children not made yet (all
+        unvisited, none proven) only the one of the highest prior can be the best, so only it is scored."""
         sqrt_n = math.sqrt(max(node.visits, 1.0))
         fpu = 0.0  # an unvisited child starts at the node's mean value for the chooser
         if node.visits > 0:
             fpu = node.value_sum / node.visits * (1.0 if node.mover == node.state.to_move else -1.0)
-        best, best_score = None, -math.inf
+        priors, c_puct = node.priors, self.c_puct
+        best, best_score, best_action = -1, -math.inf, -1
         for child in node.children.values():
             if child.outcome == LOST:
                 continue  # a proven loss; an open node always has a child that is not one
             q = child.value_sum / child.visits if child.visits > 0 else fpu
-            score = q + self.c_puct * child.prior * sqrt_n / (1.0 + child.visits)
-            if score > best_score:
-                best, best_score = child, score
-        return best
+            score = q + c_puct * priors[child.index] * sqrt_n / (1.0 + child.visits)
+            if score > best_score or (score == best_score and child.action < best_action):
+                best, best_score, best_action = child.index, score, child.action
+        order, actions, made = node.order, node.actions, node.children
+        while node.next < len(order) and actions[order[node.next]] in made:
+            node.next += 1
+        if node.next < len(order):
+            i = order[node.next]
+            score = fpu + c_puct * priors[i] * sqrt_n / (1.0 + 0.0)
+            if score > best_score or (score == best_score and actions[i] < best_action):
+                best = i
+        return node.child(best)
 
     @staticmethod
     def _settle(path: list[_Node]) -> None:
         """MCTS-Solver up ``path`` (root first): prove each node from its children, deepest first,
         until one stays open. The children's outcomes are for the player to move at the node."""
         for node in reversed(path):
-            if node.outcome != OPEN or not node.children:
+            if node.outcome != OPEN or node.actions is None:
                 return
             outcomes = [child.outcome for child in node.children.values()]
+            if len(node.children) < len(node.actions):
+                outcomes.append(OPEN)  # a child not made yet is open
             if WON in outcomes:
                 proven = WON
             elif OPEN in outcomes:
@@ -251,10 +291,12 @@ class ProtocolForest(LockstepSearch):
             total = p.sum()
             p = p / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
             me = leaf.state.to_move
-            for action, prior in zip(legal.tolist(), p.tolist()):
-                child, outcome = moves[action] if moves is not None else (None, OPEN)
-                leaf.children[action] = _Node(child, prior, action, outcome, me)
-            leaf.expanded = True
+            leaf.expand(legal.tolist(), p)
+            if moves is not None:  # the threat check's positions and outcomes: children made at once
+                for i, action in enumerate(leaf.actions):
+                    child, outcome = moves[action]
+                    if child is not None or outcome != OPEN:
+                        leaf.child(i, outcome, child)
             self._moves[b] = None
             if self.threats:
                 self._settle(path)
@@ -265,17 +307,19 @@ class ProtocolForest(LockstepSearch):
                        roots: np.ndarray | None = None) -> None:  # fmt: skip
         """Mix ``Dirichlet(alpha)`` noise into the priors of every expanded root (of those in the mask ``roots``)."""
         for b, root in enumerate(self.roots):
-            children = list(root.children.values())
-            if children and (roots is None or roots[b]):
-                noise = rng.dirichlet(np.full(len(children), alpha))
-                for child, eta in zip(children, noise):
-                    child.prior = (1 - fraction) * child.prior + fraction * float(eta)
+            if root.actions and (roots is None or roots[b]):
+                noise = rng.dirichlet(np.full(len(root.actions), alpha))
+                root.set_priors((1 - fraction) * np.array(root.priors) + fraction * noise)
 
     def root_children(self, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        children = list(self.roots[b].children.values())
-        return (np.array([c.action for c in children], dtype=np.int64), np.array([c.visits for c in children]),
-                np.array([c.value_sum for c in children]), np.array([c.prior for c in children]),
-                np.array([c.outcome for c in children], dtype=np.int64))  # fmt: skip
+        root = self.roots[b]
+        actions = root.actions or []
+        visits, value_sums = np.zeros(len(actions)), np.zeros(len(actions))
+        outcomes = np.full(len(actions), OPEN, dtype=np.int64)
+        for child in root.children.values():
+            visits[child.index], value_sums[child.index], outcomes[child.index] = (child.visits, child.value_sum,
+                                                                                   child.outcome)  # fmt: skip
+        return np.array(actions, dtype=np.int64), visits, value_sums, np.array(root.priors), outcomes
 
     def root_outcome(self, b: int) -> int:
         return self.roots[b].outcome

@@ -60,7 +60,7 @@ def test_make_forest_picks_by_family_and_noise_keeps_priors_a_distribution():
     state = ConnectFourGame().new_state()
     forest.set_roots([state, state])
     forest.search(0, protocol_evaluate, np.random.default_rng(0), noise=(1.0, 0.25))
-    priors = [child.prior for child in forest.roots[0].children.values()]
+    priors = forest.root_children(0)[3]
     assert len(priors) == 7 and abs(sum(priors) - 1.0) < 1e-9
     forest.search(50, protocol_evaluate)  # the roots are expanded already: its first round is a simulation too
     assert forest.root_visits().sum(axis=1).tolist() == [51.0, 51.0]
