@@ -251,7 +251,7 @@ class AlphaZeroTrainer:
             for game in games:
                 played.append(game)
                 positions += len(game.actions)
-                results[game.winner] += 1
+                results[game.winner_color] += 1
                 bar.update()
                 bar.set_postfix(positions=positions, black_wins=results[BLACK], white_wins=results[WHITE])
         finally:

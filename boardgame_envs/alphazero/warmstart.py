@@ -57,10 +57,11 @@ class WarmGame:
     planes: np.ndarray  # (m, n, n, C) int8, as env.observe gives them
     masks: np.ndarray  # (m, num_actions) bool
     actions: np.ndarray  # (m,) the expert's moves
-    colors: np.ndarray  # (m,) the colour that moved
+    colors: np.ndarray  # (m,) the player who moved (1 or 2: black or white; under an opening rule, the seat)
     plies: np.ndarray  # (m,) moves on the board before each expert move
     length: int  # moves in the whole game (opening and random moves included)
-    winner: int  # BLACK, WHITE, or EMPTY for a draw
+    winner: int  # the player who won, as in ``colors``, or EMPTY for a draw
+    winner_color: int  # the colour that won (BLACK, WHITE, or EMPTY): ``winner`` but under an opening rule
 
 
 def warm_tasks(env_fn: Callable[[], Any], game: Any, spec: str, games: int, random_moves: int,
@@ -113,6 +114,7 @@ def play_warm_game(task: WarmTask) -> WarmGame:
         masks=np.stack(masks) if rows else np.zeros((0, game.num_actions), dtype=bool),
         actions=np.array(actions, dtype=np.int64), colors=np.array(colors, dtype=np.int8),
         plies=np.array(plies, dtype=np.int64), length=int(state.num_moves), winner=int(state.winner),
+        winner_color=int(getattr(state, "base", state).winner),  # an opening rule's base game holds the colours
     )  # fmt: skip
 
 
