@@ -52,7 +52,12 @@ from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet, resolve_device
 from boardgame_envs.alphazero.policy import NetworkPolicy
 from boardgame_envs.alphazero.selfplay import Examples, SelfPlay, SelfPlayStats
-from boardgame_envs.alphazero.summary import SUMMARY, append_metrics, plot_summary, read_metrics
+from boardgame_envs.alphazero.summary import (
+    SUMMARY,
+    append_metrics,
+    plot_summary,
+    read_metrics,
+)
 from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, warm_tasks
 from boardgame_envs.envs.game_env import GameEnv
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
