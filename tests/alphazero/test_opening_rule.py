@@ -112,6 +112,26 @@ def test_symmetries_move_the_points_and_keep_the_decisions():
     assert len(seen) == 8
 
 
+@pytest.mark.parametrize("rule,played", [
+    ("soosorv8", "h8 h9 j10 keep g5 offers=3 keep f4 k12 d11 d11"),  # to the choice among the offered fifth moves
+    ("taraguchi10", "h8 keep h9 swap j10 keep g5 offers=10 a1 b1 c1"),  # zones, swaps, then fifth-move offers
+])  # fmt: skip
+def test_every_phase_of_the_renju_rules_looks_the_same_through_a_symmetry(rule, played):
+    """The zones are central squares and "symmetric offers" is a symmetric relation: a position laid at the
+    image points has the image planes and mask in every phase, so augmenting by the board's symmetries is sound."""
+    game = OpeningRuleGame(MNKGame(15, 5, "renju"), rule)
+    actions = [game.parse_action(a) for a in played.split()]
+    cells, moves = np.stack(cell_symmetries(game)), game.symmetries()
+    for k in range(len(actions) + 1):
+        state = game.state_after(actions[:k])
+        for s in range(1, 8):
+            image = game.state_after([int(moves[s][a]) for a in actions[:k]])
+            assert image.phase == state.phase
+            assert (image.legal_mask()[moves[s]] == state.legal_mask()).all(), (k, s)
+            flat = state.planes(state.to_move).reshape(-1, game.num_planes)
+            assert (image.planes(image.to_move).reshape(-1, game.num_planes)[cells[s]] == flat).all(), (k, s)
+
+
 class BlackIsBetter(torch.nn.Module):
     """A stand-in network: uniform priors, and +0.5 for the player to move when it holds black, else -0.5
     (read from the plane "I hold black")."""
