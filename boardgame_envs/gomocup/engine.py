@@ -29,7 +29,10 @@ answer waits until ``settle_ms`` have passed since that answer, and an ``ERROR``
 echoes our own arguments is a glitch, not a fault: the lost command is sent again once
 (or, for a lost ``INFO``, the answer still awaited), as is a ``RESTART`` or ``TAKEBACK``
 sent in that window and met by :data:`LOST_S` of silence (a late ``OK`` of the first
-copy is then skipped). :attr:`GomocupEngine.glitches` counts the glitches recovered.
+copy is then skipped). Under load both words of a move command can be lost (the engine's
+printing thread is held off with its flag still set), and the engine then says nothing: an
+engine that talks while it thinks and is silent for :data:`LOST_S` after such a command is
+sent it again. :attr:`GomocupEngine.glitches` counts the glitches recovered.
 
 Under Swap2 (a state of ``OpeningRuleGame`` with ``opening_rule="swap2"``) the engine takes
 part in the opening through Gomocup's ``SWAP2BOARD`` (:mod:`boardgame_envs.gomocup.swap2`): it
@@ -115,6 +118,7 @@ class GomocupEngine:
             raise ValueError(f"settle_ms must be a number of milliseconds in 0..1000, got {settle_ms!r}")
         self.settle_ms = float(settle_ms)
         self.glitches = 0  # commands an engine lost and we sent again (see the module docstring)
+        self._chatty = False  # the engine has been heard talking (MESSAGE lines) while it thought
         # A node or depth budget that the engine may ignore; said once if it thinks as if it did.
         self._budget = [line[5:] for line in self.info_lines if line.split()[1] in ("MAX_NODE", "MAX_DEPTH")]
         if rule is not None and rule not in RULES:
@@ -215,10 +219,17 @@ class GomocupEngine:
             self._send(f"INFO time_left {left}")
             limit_ms = min(limit_ms, max(left, 0))
         started = time.perf_counter()
+        heard = self._process.lines_heard
         for line in commands:
             self._send(line)
         timeout_s = (limit_ms + self.tolerance_ms) / 1000
-        answer = self._process.answer(commands[0], timeout_s)
+        # An engine that talks while it thinks and is silent after lines sent just after its last move lost them.
+        silent_s = LOST_S if self._exposed and self._chatty else None
+        answer = self._process.answer(commands[0], timeout_s, silent_s=silent_s)
+        if answer is None:
+            self._send_lost_again(commands)
+            answer = self._process.answer(commands[0], timeout_s)
+        self._chatty = self._chatty or self._process.lines_heard - heard > 1  # it talks while it thinks
         while self._late_oks and answer.upper() == "OK":  # the first copy of a command we sent twice
             self._late_oks -= 1
             answer = self._process.answer(commands[0], timeout_s)
@@ -234,6 +245,22 @@ class GomocupEngine:
                         "Its moves then depend on the machine", self.name, spent_ms, limit_ms, ", ".join(self._budget))
             self._budget = []  # once is enough
         return answer
+
+    def _send_lost_again(self, commands: list[str]) -> None:
+        """Send ``commands`` once more: the engine said not a word for :data:`LOST_S` after them.
+
+        An engine that talks while it thinks (Rapfi prints a ``MESSAGE`` line at every depth)
+        and is silent after a command sent just after its last answer has lost the whole
+        command, argument and all: under load the thread that printed the move can be held off
+        long enough for both words to arrive while the engine still counts as thinking. It was
+        idle since, so it takes them now.
+        """
+        self.glitches += 1
+        log.info("%s said nothing for %.1f s after %r, sent just after its last move: lost; sending it again",
+                 self.name, LOST_S, commands[-1])  # fmt: skip
+        self._exposed = []
+        for line in commands:
+            self._send(line)
 
     def _act_under_rule(self, state: Any) -> int:
         """An action of a game under an opening rule: the rest of a ``SWAP2BOARD`` answer, a new ``SWAP2BOARD``,

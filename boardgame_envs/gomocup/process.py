@@ -125,6 +125,7 @@ class EngineProcess:
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
         self._eof = False
         self._overlong = False
+        self.lines_heard = 0  # every line the engine has written so far, chatter included
         check_program(argv[0], cwd, name)
         try:
             self._proc: subprocess.Popen | None = subprocess.Popen(
@@ -194,6 +195,7 @@ class EngineProcess:
         *complete, rest = self._partial.split(b"\n")
         for raw in complete:
             self._lines.append(raw.rstrip(b"\r").decode("utf-8", "replace"))
+        self.lines_heard += len(complete)
         self._partial = bytearray(rest)
         if len(self._partial) > MAX_LINE_BYTES:
             self._overlong = True
@@ -257,28 +259,36 @@ class EngineProcess:
         if self._eof or self._exited():
             self.fail(EngineCrashed, f"{self.name} exited between moves")
 
-    def answer(self, command: str, timeout_s: float, starting: bool = False, patient: bool = False) -> str | None:
+    def answer(
+        self, command: str, timeout_s: float, starting: bool = False, patient: bool = False,
+        silent_s: float | None = None,
+    ) -> str | None:  # fmt: skip
         """The engine's next line that is not chatter (``MESSAGE``, ``DEBUG``, blank: logged), within ``timeout_s``.
 
         The limit is on the wall clock from this call, whatever the engine prints. Silence
         kills the engine and raises :class:`EngineTimeout`, an exit :class:`EngineCrashed`,
         too much chatter :class:`EngineProtocolError`; the first two are
         :class:`EngineStartError` instead while ``starting``. With ``patient``, silence
-        returns None and the engine lives on (a probe, not a move's deadline).
+        returns None and the engine lives on (a probe, not a move's deadline). With
+        ``silent_s``, an engine that writes no line at all, not even chatter, within that
+        time returns None too (it did not hear the command); once it has spoken, the
+        full ``timeout_s`` applies.
         """
         deadline = time.monotonic() + timeout_s
+        quiet = None if silent_s is None else time.monotonic() + silent_s
         volume = [0, 0]
         while True:
             try:
-                line = self._next(deadline)
+                line = self._next(deadline if quiet is None else min(deadline, quiet))
             except TimeoutError:
-                if patient:
+                if patient or quiet is not None and time.monotonic() < deadline:
                     return None
                 kind = EngineStartError if starting else EngineTimeout
                 self.fail(kind, f"{self.name} did not answer {command!r} within {timeout_s:.2f} s; killed")
             if line is None:
                 kind = EngineStartError if starting else EngineCrashed
                 self.fail(kind, f"{self.name} exited while we waited for its answer to {command!r}")
+            quiet = None  # it spoke: it heard the command
             text = line.strip()
             if text and not text.upper().startswith(_CHATTER):
                 self.transcript.append(f"< {clip(printable(text))}")

@@ -17,6 +17,8 @@ MODE says otherwise:
 * ``huge``: answers a point whose x has 4,301 digits; ``longline``: a 200 kB line without a break;
 * ``race MS``: like Rapfi, drops the first command word read within MS ms after its move
   answer and then reads the argument as a command (``ERROR Unknown command: 10,3``);
+  ``racesilent MS``: like Rapfi under load, drops every word read within MS ms after its move
+  answer (a whole ``TURN x,y``), and says nothing;
 * ``stubborn``: ignores SIGTERM and ``END`` and never answers a move (SIGKILL ends it);
 * ``escape``: its ``ABOUT`` name and its ``MESSAGE`` lines hold terminal escape sequences;
 * ``lazyrestart SECONDS``: waits that long before it answers ``RESTART``;
@@ -118,7 +120,7 @@ def tokens():
 
 def lines():
     """``(command, argument)`` per line; in ``race`` mode a dropped command's argument comes as a command."""
-    if mode != "race":
+    if mode not in ("race", "racesilent"):
         for line in sys.stdin:
             words = line.strip().split(" ", 1)
             yield words[0].upper(), words[1] if len(words) > 1 else "", line
@@ -128,8 +130,9 @@ def lines():
     global answered_at
     for word, at in words:
         if answered_at >= 0 and (at - answered_at) * 1000 < float(arg) and word.upper() != "END":
-            answered_at = -1.0  # "thinking" still set: this word is lost, its argument comes next as a command
-            continue
+            if mode == "race":
+                answered_at = -1.0  # "thinking" cleared now: its argument comes next as a command
+            continue  # "thinking" still set: this word is lost
         command = word.upper()
         argument = ""
         if command in takes_argument:

@@ -118,6 +118,24 @@ def test_an_engine_that_drops_commands_after_answering_loses_no_game(tmp_path, s
     assert none_left(tmp_path)
 
 
+def test_a_move_command_lost_word_for_word_is_sent_again(tmp_path):
+    # Under load Rapfi can lose both words of "TURN x,y" (its printing thread is held off with the
+    # flag still set) and then says nothing: a move's whole time limit of silence would forfeit the
+    # game. An engine heard talking while it thinks, silent for LOST_S after such a line, gets it again.
+    player = engine(launcher(tmp_path, "racesilent", "50"), settle_ms=0, turn_time_ms=30_000)
+    env_fn = functools.partial(gomoku_v0.env, board_size=9)
+    started = time.monotonic()
+    for seed in range(2):
+        players = (player, RandomPolicy(seed=seed)) if seed % 2 == 0 else (RandomPolicy(seed=seed), player)
+        winner, moves = play_game(env_fn, *players)
+        assert winner in (0, 1, 2) and len(moves) >= 9  # no forfeit
+    assert player.glitches > 0 and time.monotonic() - started < 60  # about a second a lost line, not 30
+    sent = [line for line in player.transcript if line.startswith("> TURN")]
+    assert len(sent) > len(set(sent))  # a TURN went twice
+    player.close()
+    assert none_left(tmp_path)
+
+
 def test_a_lost_restart_is_sent_again(tmp_path):
     # RESTART has no argument to echo: lost, it is met by silence, and sent again after a short wait.
     player = engine(launcher(tmp_path, "race", "50"), settle_ms=0)
