@@ -165,7 +165,7 @@ class MatchResult:
             lines.append(f"  {glitches} engine glitch(es) recovered without a forfeit")
         if self.pairs:
             lines.append(f"  pairs by {self.name_a}'s points 0, 1/2, 1, 3/2, 2: {self.pentanomial()}")
-        lines.append(f"  score {s:.3f} (95% {lo:.3f}..{hi:.3f}); Elo {e:+.0f} (95% {elo_lo:+.0f}..{elo_hi:+.0f})")
+        lines.append(f"  score {s:.3f} (95% {lo:.3f}..{hi:.3f}); {_elo_text(s, lo, hi, e, elo_lo, elo_hi)}")
         if self.sprt is not None:
             lower, upper = self.sprt.bounds
             verdict = {"H1": f"H1 accepted (Elo >= {self.sprt.elo1:g})", "H0": f"H0 accepted (Elo <= {self.sprt.elo0:g})"}
@@ -187,6 +187,17 @@ class MatchResult:
 def _article(kind: str) -> str:
     """``"an illegal move"``, ``"a timeout"``: a fault kind in a sentence."""
     return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
+def _elo_text(s: float, lo: float, hi: float, e: float, elo_lo: float, elo_hi: float) -> str:
+    """The Elo line: an end of the score interval at 0% or 100% bounds no Elo, so it is said, not printed as ±cap."""
+    if s >= 1.0:
+        return f"Elo at least {elo_lo:+.0f} (95%; every game won: no upper bound)"
+    if s <= 0.0:
+        return f"Elo at most {elo_hi:+.0f} (95%; every game lost: no lower bound)"
+    low = "no lower bound" if lo <= 0.0 else f"{elo_lo:+.0f}"
+    high = "no upper bound" if hi >= 1.0 else f"{elo_hi:+.0f}"
+    return f"Elo {e:+.0f} (95% {low}..{high})"
 
 
 def elo_from_score(score: float) -> float:
