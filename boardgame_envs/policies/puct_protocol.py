@@ -63,7 +63,7 @@ from boardgame_envs.policies.threats import (
 
 
 class _Node:
-    """A position of a tree. Its children's moves and priors are arrays (``actions`` ascending); a child's
+    """A position of a tree. Its children's moves and priors are lists (``actions`` ascending); a child's
     node is made only when the search first enters it (``children``), since most are never visited."""
 
     __slots__ = ("action", "actions", "children", "index", "mover", "next", "order", "outcome", "priors", "state",
