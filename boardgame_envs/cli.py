@@ -21,7 +21,7 @@ def check_fits(policy: Any, env: Any) -> None:
     small boards) before any move is played."""
     game = getattr(policy, "game", None)
     if game is not None and game != env.unwrapped.game:
-        raise ValueError(f"{policy.name} was trained on {game}, not on {env.unwrapped.game}")
+        raise ValueError(f"{policy.name} was trained on {_named(game)}, not on {_named(env.unwrapped.game)}")
     check = getattr(policy, "check_game", None)
     if callable(check):
         check(env.unwrapped.game)
@@ -320,6 +320,12 @@ def one_line(exc: BaseException) -> str:
     else:
         text = str(exc) or type(exc).__name__
     return " ".join(text.split())
+
+
+def _named(game: Any) -> str:
+    """A game in words (``9x9, 5 in a row, freestyle``) where it can say so, else its repr."""
+    describe = getattr(game, "describe", None)
+    return describe() if callable(describe) else repr(game)
 
 
 if __name__ == "__main__":

@@ -303,4 +303,10 @@ def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:
         built.close()  # an external engine's process: each game starts its own
     env = env_fn()
     if trained_on is not None and trained_on != env.unwrapped.game:
-        raise ValueError(f"{spec_name(policy)} was trained on {trained_on}, not on {env.unwrapped.game}")
+        raise ValueError(f"{spec_name(policy)} was trained on {_named(trained_on)}, not on {_named(env.unwrapped.game)}")
+
+
+def _named(game: Any) -> str:
+    """A game in words (``9x9, 5 in a row, freestyle``) where it can say so, else its repr."""
+    describe = getattr(game, "describe", None)
+    return describe() if callable(describe) else repr(game)
