@@ -147,9 +147,10 @@ def _rapfi(*nodes: int) -> tuple[str, ...]:
 # External levels above the built-in top: Rapfi (classic evaluation, one thread; see
 # boardgame_envs.gomocup.engines.KNOWN for the commit and build) at fixed node budgets. A node
 # budget and one thread make it the same player on every machine (it plays the same moves twice).
-# Doubling the nodes is worth 100-190 Elo up to 32,000 nodes and 45-70 above (the first build's
-# 20-game round on renju), so the top step is a quadrupling: 128,000 nodes was a level at first
-# and went, to spend the games where the levels stand apart.
+# The first 20-game round on renju put a doubling at 100-190 Elo up to 32,000 nodes and 45-70
+# above, so the top step became a quadrupling (128,000 nodes was a level at first and went, to
+# spend the games where the levels stand apart); the finished tables give 128-183 a doubling on
+# renju and 108-170 on gomoku15 up to 64,000 nodes, and +195 / +146 for the quadrupling.
 _RAPFI_15 = _rapfi(2000, 4000, 8000, 16000, 32000, 64000, 256000)
 LADDERS: dict[str, Ladder] = {
     "tictactoe": Ladder("tictactoe", "tictactoe", 3, "freestyle", ("random", *_greedy(0.7, 0.4, 0.15), "perfect")),
