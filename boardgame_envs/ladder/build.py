@@ -295,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             configure_from(option)
         ladder = LADDERS[args.ladder]
         command = f"python -m boardgame_envs.ladder.build {ladder.name} --jobs 2"  # the games do not depend on --jobs
+        command += "".join(f" --engine {name}=PATH" for name in ladder.engines)
         if args.fit_only:
             log = read_log(ladder.log_path)
             if not _connected(ladder, log):
