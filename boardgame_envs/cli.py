@@ -12,6 +12,7 @@ from boardgame_envs.cliargs import (
     OneLineParser, PolicyList, add_engine_argument, add_game_arguments, add_opening_rule_argument, game_env_fn,
     policy_arg, say_interrupted,
 )  # fmt: skip
+from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy
 from boardgame_envs.ui.escape import printable
 
@@ -19,9 +20,7 @@ from boardgame_envs.ui.escape import printable
 def check_fits(policy: Any, env: Any) -> None:
     """Refuse a policy on a game it cannot play (a network trained on another, the perfect player beyond
     small boards) before any move is played."""
-    game = getattr(policy, "game", None)
-    if game is not None and game != env.unwrapped.game:
-        raise ValueError(f"{policy.name} was trained on {_named(game)}, not on {_named(env.unwrapped.game)}")
+    check_trained_on(policy.name, getattr(policy, "game", None), env.unwrapped.game)
     check = getattr(policy, "check_game", None)
     if callable(check):
         check(env.unwrapped.game)
@@ -320,12 +319,6 @@ def one_line(exc: BaseException) -> str:
     else:
         text = str(exc) or type(exc).__name__
     return " ".join(text.split())
-
-
-def _named(game: Any) -> str:
-    """A game in words (``9x9, 5 in a row, freestyle``) where it can say so, else its repr."""
-    describe = getattr(game, "describe", None)
-    return describe() if callable(describe) else repr(game)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from boardgame_envs.envs.factory import env_fn as game_env_fn
 from boardgame_envs.ladder.elo import Estimate, fit_against
 from boardgame_envs.ladder.games import Task, play
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
+from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy, spec_name
 
 
@@ -301,12 +302,4 @@ def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:
     trained_on = getattr(built, "game", None)
     if callable(getattr(built, "close", None)):
         built.close()  # an external engine's process: each game starts its own
-    env = env_fn()
-    if trained_on is not None and trained_on != env.unwrapped.game:
-        raise ValueError(f"{spec_name(policy)} was trained on {_named(trained_on)}, not on {_named(env.unwrapped.game)}")
-
-
-def _named(game: Any) -> str:
-    """A game in words (``9x9, 5 in a row, freestyle``) where it can say so, else its repr."""
-    describe = getattr(game, "describe", None)
-    return describe() if callable(describe) else repr(game)
+    check_trained_on(spec_name(policy), trained_on, env_fn().unwrapped.game)

@@ -51,6 +51,15 @@ def game_state_of(position: Any) -> Any:
     return state
 
 
+def check_trained_on(name: str, trained_on: Any, game: Any) -> None:
+    """Refuse a policy trained on another game than ``game`` (``trained_on`` None: it plays any): a ValueError
+    naming both games in words (their ``describe()``, else their repr)."""
+    if trained_on is None or trained_on == game:
+        return
+    words = [g.describe() if callable(getattr(g, "describe", None)) else repr(g) for g in (trained_on, game)]
+    raise ValueError(f"{name} was trained on {words[0]}, not on {words[1]}")
+
+
 def check_positive(name: str, value: Any, allow_none: bool = False) -> None:
     """Raise ValueError unless ``value`` is a positive number (or None when allowed)."""
     if value is None and allow_none:
