@@ -220,10 +220,7 @@ class AlphaZeroTrainer:
         if cfg.warm_start is None:
             raise ValueError("config.warm_start names no policy: there is nothing to warm-start from")
         if self.warm["games"] == 0:
-            cpu = _cpu_with_children()
             self._play_warm_games()
-            self.cpu_s += _cpu_with_children() - cpu  # the games' worker processes too, once they have ended
-            self._save()
         self._anneal(0.0)
         bar = tqdm(total=cfg.warm_steps, initial=self.warm["steps"], desc="warm start: learning", unit="step",
                    disable=not cfg.progress)  # fmt: skip
@@ -248,6 +245,7 @@ class AlphaZeroTrainer:
 
     def _play_warm_games(self) -> None:
         cfg = self.config
+        cpu = _cpu_with_children()
         tasks = warm_tasks(self.env_fn, self.game, cfg.warm_start, cfg.warm_games, cfg.warm_random_moves, self.rng)
         played, positions, results = [], 0, {BLACK: 0, WHITE: 0, EMPTY: 0}
         bar = tqdm(total=len(tasks), desc=f"warm start: {cfg.warm_start} games", unit="game", disable=not cfg.progress)
@@ -262,6 +260,7 @@ class AlphaZeroTrainer:
         finally:
             games.close()  # stops the workers, also on Ctrl-C or an error
             bar.close()
+        self.cpu_s += _cpu_with_children() - cpu  # the games' worker processes too, once they have ended
         # Into the buffer only once all games are in: an interrupted warm start leaves no trace.
         for game in played:
             self.buffer.add(game.planes, game.masks, *warm_targets(game, cfg.value_decay, self.game.num_actions))
