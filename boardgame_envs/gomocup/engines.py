@@ -142,8 +142,17 @@ _CHECK_MOVES = 3
 MIN_NODES_PER_S = 20_000
 
 
-def check_node_budget(spec: str, rule: str = "renju", slack_s: float = 2.0) -> float:
-    """Play the same moves twice with the engine of ``spec`` in fresh processes; returns the seconds a move took.
+@dataclass(frozen=True)
+class NodeBudgetCheck:
+    """What :func:`check_node_budget` saw: the slowest move's seconds, and the engine's ``ABOUT`` fields."""
+
+    seconds: float
+    about: dict[str, str]
+
+
+def check_node_budget(spec: str, rule: str = "renju", slack_s: float = 2.0) -> NodeBudgetCheck:
+    """Play the same moves twice with the engine of ``spec`` in fresh processes; returns the slowest move's
+    seconds and what the engine says of itself (``ABOUT``, asked of the first process).
 
     Raises :class:`NodeBudgetError` (one line) if the two runs' moves differ, or if a move
     took longer than ``nodes / MIN_NODES_PER_S + slack_s`` seconds: such an engine is not the
@@ -156,10 +165,12 @@ def check_node_budget(spec: str, rule: str = "renju", slack_s: float = 2.0) -> f
     if not isinstance(nodes, int):
         raise ValueError(f"check_node_budget needs a spec with nodes=N, got {spec!r}")
     game = game_info("gomoku").game(15, 5, rule)
-    runs, slowest = [], 0.0
-    for _ in range(2):
+    runs, slowest, about = [], 0.0, {}
+    for run in range(2):
         engine = make_policy(spec, seed=0)
         try:
+            if run == 0:
+                about = engine.about()
             state, moves = game.new_state(), []
             for action in _CHECK_OPENING:
                 state.play(action)
@@ -183,4 +194,4 @@ def check_node_budget(spec: str, rule: str = "renju", slack_s: float = 2.0) -> f
             f"{spec}: the same position gave different moves in two runs ({runs[0]} and {runs[1]}): "
             "the engine is not deterministic at a node budget (one thread? a time limit?)"
         )
-    return slowest
+    return NodeBudgetCheck(slowest, about)

@@ -73,7 +73,8 @@ def test_the_engine_spec_finds_the_binary_by_name_and_gives_a_budget_a_long_cloc
 
 def test_check_node_budget_passes_a_deterministic_fast_engine(tmp_path, monkeypatch):
     monkeypatch.setenv("BOARDGAME_ENVS_FAKE", launcher(tmp_path, "good"))
-    assert check_node_budget("engine:fake:nodes=1000,threads=1") < 2.0
+    check = check_node_budget("engine:fake:nodes=1000,threads=1")
+    assert check.seconds < 2.0 and check.about["name"] == "fake"
 
 
 def test_check_node_budget_refuses_an_engine_whose_moves_differ(tmp_path, monkeypatch):
