@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import math
 import os
 import platform
@@ -45,6 +44,7 @@ from boardgame_envs.ladder.elo import Ratings, fit
 from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_task, missing, play, read_log, trim_torn_line
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, engine_of
 from boardgame_envs.ladder.report import OneLineParser, write_plot, write_table
+from boardgame_envs.ladder.table import TableError, read_table
 
 TARGET = 50.0  # Elo: the half-width every adjacent difference's 95% interval must reach
 
@@ -135,12 +135,10 @@ def engines_used(ladder: Ladder, about: dict[str, dict[str, str]] | None = None)
     """
     from boardgame_envs.gomocup.engines import KNOWN
 
-    old: dict[str, Any] = {}
-    if ladder.table_path.exists():
-        try:
-            old = json.loads(ladder.table_path.read_text()).get("engines", {})
-        except (json.JSONDecodeError, AttributeError):
-            old = {}
+    try:
+        old: dict[str, Any] = read_table(ladder.table_path).get("engines", {})
+    except (FileNotFoundError, TableError):  # no table yet, or one this build will write anew
+        old = {}
     out = {}
     for name in ladder.engines:
         info = KNOWN.get(name)

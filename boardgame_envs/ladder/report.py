@@ -19,7 +19,7 @@ from typing import Any
 
 from boardgame_envs.ladder.elo import Ratings
 from boardgame_envs.ladder.games import GameResult
-from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, ladder_for, load_table
+from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, engine_of, ladder_for, load_table
 
 DOCS_BEGIN = "<!-- ladder tables: made by `python -m boardgame_envs.ladder.report --docs FILE` from the data; do not edit -->"
 DOCS_END = "<!-- end of ladder tables -->"
@@ -94,7 +94,6 @@ def format_table(ladder: Ladder | str, markdown: bool = False) -> str:
 def external_notes(ladder: Ladder, table: dict[str, Any]) -> list[str]:
     """Lines on the ladder's external levels: which they are, the engine's build, how to play them."""
     from boardgame_envs.gomocup.engines import KNOWN, configured, variable
-    from boardgame_envs.ladder.ladders import engine_of
 
     lines = []
     rated = len(table["levels"])
