@@ -83,14 +83,16 @@ class AlphaZeroConfig:
     lr: float = 2e-3
     """Adam's learning rate at the start."""
     lr_final: float = 0.1
-    """The learning rate anneals (cosine) to lr * lr_final over the run's iterations or minutes."""
+    """The learning rate anneals (cosine) to lr * lr_final over the run's iterations (when set; a run split
+    over several calls keeps its schedule), else over this call's minutes."""
     weight_decay: float = 1e-4
     """L2 weight decay."""
     augment: bool = True
     """Train on a random one of the 8 board symmetries of each example."""
     # Schedule: stop after ``iterations`` or ``minutes``, whichever comes first.
     iterations: int | None = None
-    """Stop at this many iterations in all (resumed runs count earlier ones)."""
+    """Stop at this many iterations in all (resumed runs count earlier ones); 0: the warm start only
+    (one warm start to branch several runs from: copy its out/latest.pt into each run's folder)."""
     minutes: float | None = None
     """Wall-time budget of this run."""
     # Evaluation against built-in policies with the arena.
@@ -151,8 +153,8 @@ class AlphaZeroConfig:
             raise ValueError(f"value_decay must be in [0, 1), got {self.value_decay!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay!r}")
-        if self.iterations is not None and self.iterations < 1:
-            raise ValueError(f"iterations must be a positive integer or None, got {self.iterations!r}")
+        if self.iterations is not None and self.iterations < 0:
+            raise ValueError(f"iterations must be a non-negative integer or None, got {self.iterations!r}")
         if self.minutes is not None and not self.minutes > 0:
             raise ValueError(f"minutes must be positive or None, got {self.minutes!r}")
         if not isinstance(self.threats, bool):

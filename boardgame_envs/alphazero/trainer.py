@@ -90,6 +90,21 @@ WARM_CHUNK = 50  # warm-start learning steps between progress updates and Tensor
 WARM_SAVE_EVERY = 250  # ... and between checkpoints (a multiple of WARM_CHUNK)
 
 
+def schedule_progress(iteration: int, iterations: int | None, clock: tuple[float, float] | None) -> float:
+    """How far through its learning-rate schedule a run is, from 0 to 1.
+
+    By the run's ``iterations`` when they are set, counting resumed ones (a run split over several calls,
+    each with its own ``minutes``, keeps one schedule); else by this call's ``clock``, ``(elapsed, budget)``
+    in seconds; 0 with neither.
+    """
+    if iterations is not None:
+        return min(1.0, iteration / iterations) if iterations else 1.0
+    if clock is None:
+        return 0.0
+    elapsed, budget = clock
+    return min(1.0, elapsed / budget) if budget > 0 else 1.0
+
+
 class AlphaZeroTrainer:
     """Trains a :class:`PolicyValueNet` by self-play on the envs ``env_fn`` builds.
 
@@ -177,11 +192,8 @@ class AlphaZeroTrainer:
             while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations) and (
                 deadline is None or time.perf_counter() < deadline
             ):
-                # How far through the run we are, by iterations or by the clock, whichever is further.
-                progress = 0.0 if deadline is None else (time.perf_counter() - started) / (deadline - started)
-                if cfg.iterations is not None:  # over all the run's iterations: a resumed run goes on with the schedule
-                    progress = max(progress, self.iteration / cfg.iterations)
-                self._anneal(progress)
+                budget = None if deadline is None else (time.perf_counter() - started, deadline - started)
+                self._anneal(schedule_progress(self.iteration, cfg.iterations, budget))
                 row = self.run_iteration()
                 rows.append(row)
                 bar.update()

@@ -15,6 +15,7 @@ import torch
 
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkPolicy, load_checkpoint
+from boardgame_envs.alphazero.trainer import schedule_progress
 from boardgame_envs.arena import match
 from boardgame_envs.cli import main as cli_main
 
@@ -149,7 +150,7 @@ def test_cli_train_runs_and_resumes(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "bad",
-    [dict(simulations=0), dict(dirichlet_fraction=2.0), dict(backend="mpi"), dict(iterations=0), dict(lr=0),
+    [dict(simulations=0), dict(dirichlet_fraction=2.0), dict(backend="mpi"), dict(iterations=-1), dict(lr=0),
      dict(value_decay=1.0), dict(value_decay=-0.1)],  # fmt: skip
 )
 def test_bad_config_is_a_value_error(bad):
@@ -196,6 +197,28 @@ def test_a_resumed_run_goes_on_with_its_schedule_and_its_cpu_count(tmp_path):
     # The learning rate anneals over all 4 iterations in both runs: the resumed one does not start it again.
     assert [r["lr"] for r in rest] == pytest.approx([r["lr"] for r in whole[2:]])
     assert 0 < cpu_at_2 < rest[0]["cpu_s"] < rest[1]["cpu_s"]  # CPU seconds of training go on from the checkpoint
+
+
+def test_with_iterations_set_the_schedule_follows_them_not_this_calls_minutes():
+    # A run split over sessions gives each call its own --minutes; the clock of one call must not anneal the rate.
+    assert schedule_progress(10, 40, (3500.0, 3600.0)) == 0.25
+    assert schedule_progress(40, 40, (1.0, 3600.0)) == 1.0
+    assert schedule_progress(3, None, (900.0, 3600.0)) == 0.25  # minutes alone: this call's clock
+    assert schedule_progress(3, None, (4000.0, 3600.0)) == 1.0 and schedule_progress(3, None, None) == 0.0
+
+
+def test_zero_iterations_is_the_warm_start_alone_and_runs_branch_from_it(tmp_path):
+    warm = dict(warm_start="greedy", warm_games=4, warm_steps=3, warm_random_moves=2, workers=1)
+    trainer = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path / "warm", iterations=0, **warm))
+    assert trainer.train() == []
+    saved = load_checkpoint(tmp_path / "warm")
+    assert saved["iteration"] == 0 and saved["warm_start"]["done"] and saved["warm_start"]["games"] == 4
+    (tmp_path / "arm").mkdir()
+    (tmp_path / "arm" / "latest.pt").write_bytes((tmp_path / "warm" / "latest.pt").read_bytes())
+    arm = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path / "arm", iterations=1, **warm))
+    assert arm.warm["done"] and len(arm.buffer) == len(trainer.buffer) > 0  # the warm examples, not a second warm start
+    rows = arm.train()
+    assert [r["iteration"] for r in rows] == [1.0] and rows[0]["cpu_s"] > saved["cpu_s"] > 0
 
 
 def test_snapshots_keep_the_network_and_the_cpu_seconds_so_far(tmp_path):
