@@ -186,6 +186,9 @@ class AlphaZeroTrainer:
         try:
             if not self.warm["done"]:
                 self.warm_start(deadline)
+            origin = None if self.out is None else self.out / "snapshots" / "iter-0000.pt"
+            if self.warm["done"] and not self.iteration and cfg.snapshot_every and not origin.exists():
+                self.snapshot()  # a curve's first point: the warm start's network (or the untrained one), 0 iterations
             # The bar counts all iterations: a resumed run starts it where the checkpoint was.
             bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="alphazero", unit="it", disable=not cfg.progress)
             started = time.perf_counter()

@@ -215,17 +215,21 @@ def test_zero_iterations_is_the_warm_start_alone_and_runs_branch_from_it(tmp_pat
     assert saved["iteration"] == 0 and saved["warm_start"]["done"] and saved["warm_start"]["games"] == 4
     (tmp_path / "arm").mkdir()
     (tmp_path / "arm" / "latest.pt").write_bytes((tmp_path / "warm" / "latest.pt").read_bytes())
-    arm = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path / "arm", iterations=1, **warm))
+    arm = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path / "arm", iterations=1, snapshot_every=1, **warm))
     assert arm.warm["done"] and len(arm.buffer) == len(trainer.buffer) > 0  # the warm examples, not a second warm start
     rows = arm.train()
     assert [r["iteration"] for r in rows] == [1.0] and rows[0]["cpu_s"] > saved["cpu_s"] > 0
+    origin = load_checkpoint(tmp_path / "arm" / "snapshots" / "iter-0000.pt")  # the branch point starts the curve
+    assert origin["iteration"] == 0 and origin["cpu_s"] == saved["cpu_s"]
+    assert all(torch.equal(origin["net"][k], saved["net"][k]) for k in saved["net"])
+    assert (tmp_path / "arm" / "snapshots" / "iter-0001.pt").is_file()
 
 
 def test_snapshots_keep_the_network_and_the_cpu_seconds_so_far(tmp_path):
     trainer = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(tmp_path, iterations=4, eval_every=0, snapshot_every=2))
     rows = trainer.train()
     names = sorted(p.name for p in (tmp_path / "snapshots").iterdir())
-    assert names == ["iter-0002.pt", "iter-0004.pt"]
+    assert names == ["iter-0000.pt", "iter-0002.pt", "iter-0004.pt"]  # the untrained network is the curve's origin
     first = load_checkpoint(tmp_path / "snapshots" / "iter-0002.pt")
     assert first["iteration"] == 2 and first["cpu_s"] == pytest.approx(rows[1]["cpu_s"])
     policy = NetworkPolicy.from_checkpoint(str(tmp_path / "snapshots" / "iter-0004.pt"), simulations=4, seed=0)
