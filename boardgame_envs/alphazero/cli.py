@@ -121,7 +121,11 @@ def run(args: argparse.Namespace) -> int:
         say_interrupted(f"interrupted; {where}")
         return 130
     since = f"resumed from {start}" if start else "a new run" if fresh else "resumed the warm start"
-    print(f"{len(rows)} iterations (now {trainer.iteration}, {since}); {trainer.games_played} self-play games")
+    if config.iterations == 0:
+        print(f"the warm start is done ({trainer.warm['games']} games, {trainer.warm['steps']} learning steps); "
+              "copy its latest.pt into a run's folder to branch a run from it")
+    else:
+        print(f"{len(rows)} iterations (now {trainer.iteration}, {since}); {trainer.games_played} self-play games")
     for key, value in (rows[-1] if rows else {}).items():
         if key.startswith(("score_vs", "elo_vs", "loss")):
             print(f"  {key}: {value:.3f}")

@@ -148,6 +148,15 @@ def test_cli_train_runs_and_resumes(tmp_path, capsys):
     assert f"summary plot: {tmp_path / 'summary.png'}" in out and (tmp_path / "summary.png").is_file()
 
 
+def test_cli_train_warm_start_only(tmp_path, capsys):
+    args = ["train", "tictactoe", "--iterations", "0", "--out", str(tmp_path), "--no-progress", "--no-tensorboard",
+            "--warm-start", "greedy", "--warm-games", "2", "--warm-steps", "2", "--workers", "1", "--blocks", "1",
+            "--channels", "8", "--batch-size", "16"]  # fmt: skip
+    assert cli_main(args) == 0
+    assert "the warm start is done (2 games, 2 learning steps)" in capsys.readouterr().out
+    assert load_checkpoint(tmp_path)["iteration"] == 0
+
+
 @pytest.mark.parametrize(
     "bad",
     [dict(simulations=0), dict(dirichlet_fraction=2.0), dict(backend="mpi"), dict(iterations=-1), dict(lr=0),
