@@ -7,7 +7,7 @@ each snapshot not rated yet with ``rate`` at a fixed number of simulations, keep
 ``OUT/curve.json`` (so a killed run of this script goes on where it stopped), and draws one or
 more runs' curves as Elo (with 95% intervals) against CPU-hours:
 
-    python baselines/alphazero_curve.py rate runs/g9-default --games 100 --simulations 100
+    python baselines/alphazero_curve.py rate runs/g9-default --games 100 --simulations 100 [--max-points 5]
     python baselines/alphazero_curve.py plot runs/g9-default runs/g9-new --labels default,new \\
         --out docs/img/curve_gomoku9.png
     python baselines/alphazero_curve.py table runs/g9-default runs/g9-new   # markdown, for results/
@@ -63,18 +63,42 @@ def write_curve(run: Path, curve: dict[str, Any]) -> None:
     tmp.replace(run / CURVE)
 
 
+def spread(cpu_s: list[float], count: int) -> list[int]:
+    """Indices of at most ``count`` of these CPU times (ascending) spread evenly over their range, the first
+    and the last among them: rating is the expensive part of a curve, so a long run's many snapshots are thinned."""
+    if count < 1:
+        raise ValueError(f"count must be at least 1, got {count}")
+    if len(cpu_s) <= count:
+        return list(range(len(cpu_s)))
+    if count == 1:
+        return [len(cpu_s) - 1]
+    low, high = cpu_s[0], cpu_s[-1]
+    chosen: list[int] = []
+    for k in range(count):
+        target = low + (high - low) * k / (count - 1)
+        best = min((i for i in range(len(cpu_s)) if i not in chosen), key=lambda i: abs(cpu_s[i] - target))
+        chosen.append(best)
+    return sorted(chosen)
+
+
 def rate_run(run: Path, games: int, simulations: int, jobs: int = 1, seed: int = 0, progress: bool = True,
-             extra: str = "") -> dict[str, Any]:  # fmt: skip
-    """Rate every snapshot of ``run`` not rated yet at these settings; returns the curve (also written to disk)."""
+             extra: str = "", max_points: int | None = None) -> dict[str, Any]:  # fmt: skip
+    """Rate every snapshot of ``run`` not rated yet at these settings (or ``max_points`` of them, spread
+    evenly over the run's CPU-hours); returns the curve (also written to disk)."""
     from boardgame_envs.ladder import rate
 
     curve = read_curve(run)
     done = {(p["snapshot"], p["simulations"], p["games_asked"], p.get("extra", "")) for p in curve["points"]}
-    for path in snapshots(run):
+    paths = snapshots(run)
+    facts_of = {path: snapshot_facts(path) for path in paths}
+    if max_points is not None:
+        keep = spread([facts_of[path]["cpu_s"] for path in paths], max_points)
+        paths = [paths[i] for i in keep]
+    for path in paths:
         key = (path.name, simulations, games, extra)
         if key in done:
             continue
-        facts = snapshot_facts(path)
+        facts = facts_of[path]
         name, board, rule = ladder_game(facts["game"])
         spec = f"checkpoint:{path}:simulations={simulations}" + (f",{extra}" if extra else "")
         rating = rate(spec, name, rule=rule, board_size=board, games=games, seed=seed, jobs=jobs, progress=progress)
@@ -148,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--jobs", type=int, default=1)
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--extra", default="", help="more NetworkPolicy options for the spec, e.g. threats=true,vcf_nodes=50")
+    r.add_argument("--max-points", type=int, default=None,
+                   help="rate at most this many snapshots, spread evenly over the CPU-hours (first and last among them)")
     p = sub.add_parser("plot", help="draw the runs' curves")
     p.add_argument("runs", type=Path, nargs="+")
     p.add_argument("--out", type=Path, required=True)
@@ -160,7 +186,11 @@ def main(argv: list[str] | None = None) -> int:
         if not snapshots(args.run):
             print(f"{args.run} has no snapshots (train with --snapshot-every K)", file=sys.stderr)
             return 2
-        rate_run(args.run, args.games, args.simulations, args.jobs, args.seed, extra=args.extra)
+        if args.max_points is not None and args.max_points < 1:
+            print(f"--max-points must be at least 1, got {args.max_points}", file=sys.stderr)
+            return 2
+        rate_run(args.run, args.games, args.simulations, args.jobs, args.seed, extra=args.extra,
+                 max_points=args.max_points)
     elif args.command == "plot":
         labels = args.labels.split(",") if args.labels else None
         if labels and len(labels) != len(args.runs):

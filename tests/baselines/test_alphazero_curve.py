@@ -20,16 +20,36 @@ def test_each_snapshot_is_rated_once_and_drawn_against_cpu_hours(tmp_path, capsy
     AlphaZeroTrainer(tictactoe_v0.env, config).train()
     assert curve.main(["rate", str(run), "--games", "2", "--simulations", "0"]) == 0
     points = json.loads((run / "curve.json").read_text())["points"]
-    assert [p["snapshot"] for p in points] == ["iter-0001.pt", "iter-0002.pt"]
+    assert [p["snapshot"] for p in points] == ["iter-0000.pt", "iter-0001.pt", "iter-0002.pt"]
     assert all(p["ladder"] == "tictactoe" and p["games"] == 2 for p in points)
-    assert 0 < points[0]["cpu_hours"] < points[1]["cpu_hours"]
+    assert 0 == points[0]["cpu_hours"] < points[1]["cpu_hours"] < points[2]["cpu_hours"]  # untrained, then trained
     assert points[0]["command"].startswith("boardgame-envs rate checkpoint:") and "--games 2" in points[0]["command"]
     curve.main(["rate", str(run), "--games", "2", "--simulations", "0"])  # nothing new: nothing rated again
-    assert len(json.loads((run / "curve.json").read_text())["points"]) == 2
+    assert len(json.loads((run / "curve.json").read_text())["points"]) == 3
     png = tmp_path / "curve.png"
     assert curve.main(["plot", str(run), "--out", str(png), "--labels", "tiny"]) == 0 and png.stat().st_size > 1000
     capsys.readouterr()
     curve.main(["table", str(run)])
-    assert capsys.readouterr().out.count("| ttt | iter-") == 2
+    assert capsys.readouterr().out.count("| ttt | iter-") == 3
     assert curve.main(["plot", str(run), "--out", str(png), "--labels", "a,b"]) == 2  # one label per run
     assert curve.main(["rate", str(tmp_path)]) == 2  # no snapshots there
+
+
+def test_max_points_spreads_the_rated_snapshots_over_the_cpu_hours():
+    spread = load_baseline("alphazero_curve").spread
+    cpu = [0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0]
+    assert spread(cpu, 3) == [0, 4, 8]  # first, middle, last
+    assert spread(cpu, 5) == [0, 2, 4, 6, 8]
+    assert spread([0.0, 1.0, 2.0, 100.0], 3) == [0, 2, 3]  # by CPU time, not by index: 50 is nearest 2.0 of the rest
+    assert spread(cpu[:2], 5) == [0, 1] and spread(cpu, 1) == [8]
+
+
+def test_max_points_rates_only_that_many(tmp_path):
+    curve = load_baseline("alphazero_curve")
+    run = tmp_path / "ttt"
+    config = AlphaZeroConfig.for_game("tictactoe", out=str(run), iterations=3, snapshot_every=1, **TINY)
+    AlphaZeroTrainer(tictactoe_v0.env, config).train()
+    assert curve.main(["rate", str(run), "--games", "2", "--simulations", "0", "--max-points", "2"]) == 0
+    points = json.loads((run / "curve.json").read_text())["points"]
+    assert [p["snapshot"] for p in points] == ["iter-0000.pt", "iter-0003.pt"]
+    assert curve.main(["rate", str(run), "--max-points", "0"]) == 2
