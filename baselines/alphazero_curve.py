@@ -116,7 +116,13 @@ def rate_run(run: Path, games: int, simulations: int, jobs: int = 1, seed: int =
 
 
 def points(run: Path) -> list[dict[str, Any]]:
-    return sorted(read_curve(run)["points"], key=lambda p: p["cpu_hours"])
+    """The run's points by CPU-hours, one a snapshot: a snapshot rated more than once (a longer rating of
+    a curve's last point, say) is drawn with its rating over the most games, the newest of equals."""
+    best: dict[str, dict[str, Any]] = {}
+    for p in read_curve(run)["points"]:
+        if p["snapshot"] not in best or p["games"] >= best[p["snapshot"]]["games"]:
+            best[p["snapshot"]] = p
+    return sorted(best.values(), key=lambda p: p["cpu_hours"])
 
 
 def table(runs: list[Path]) -> str:

@@ -53,3 +53,12 @@ def test_max_points_rates_only_that_many(tmp_path):
     points = json.loads((run / "curve.json").read_text())["points"]
     assert [p["snapshot"] for p in points] == ["iter-0000.pt", "iter-0003.pt"]
     assert curve.main(["rate", str(run), "--max-points", "0"]) == 2
+
+
+def test_a_snapshot_rated_twice_is_drawn_with_its_longer_rating(tmp_path):
+    curve = load_baseline("alphazero_curve")
+    point = dict(snapshot="iter-0004.pt", cpu_hours=0.5, ladder="gomoku9", elo=1600.0, low=1500.0, high=1700.0)
+    rows = [dict(point, games=40), dict(point, games=100, elo=1650.0), dict(point, snapshot="iter-0000.pt", games=40,
+            cpu_hours=0.1)]  # fmt: skip
+    (tmp_path / "curve.json").write_text(json.dumps({"points": rows}))
+    assert [(p["snapshot"], p["games"]) for p in curve.points(tmp_path)] == [("iter-0000.pt", 40), ("iter-0004.pt", 100)]
