@@ -94,7 +94,7 @@ class AlphaZeroConfig:
     """Stop at this many iterations in all (resumed runs count earlier ones); 0: the warm start only
     (one warm start to branch several runs from: copy its out/latest.pt into each run's folder)."""
     minutes: float | None = None
-    """Wall-time budget of this run."""
+    """Wall-time budget of this call (a resumed run gets a new one)."""
     # Evaluation against built-in policies with the arena.
     eval_every: int = 5
     """Evaluate every this many iterations; 0 turns evaluation off."""

@@ -187,7 +187,7 @@ class AlphaZeroTrainer:
             if not self.warm["done"]:
                 self.warm_start(deadline)
             origin = None if self.out is None else self.out / "snapshots" / "iter-0000.pt"
-            if self.warm["done"] and not self.iteration and cfg.snapshot_every and not origin.exists():
+            if origin is not None and self.warm["done"] and not self.iteration and cfg.snapshot_every and not origin.exists():
                 self.snapshot()  # a curve's first point: the warm start's network (or the untrained one), 0 iterations
             # The bar counts all iterations: a resumed run starts it where the checkpoint was.
             bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="alphazero", unit="it", disable=not cfg.progress)
@@ -195,8 +195,8 @@ class AlphaZeroTrainer:
             while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations) and (
                 deadline is None or time.perf_counter() < deadline
             ):
-                budget = None if deadline is None else (time.perf_counter() - started, deadline - started)
-                self._anneal(schedule_progress(self.iteration, cfg.iterations, budget))
+                clock = None if deadline is None else (time.perf_counter() - started, deadline - started)
+                self._anneal(schedule_progress(self.iteration, cfg.iterations, clock))
                 row = self.run_iteration()
                 rows.append(row)
                 bar.update()

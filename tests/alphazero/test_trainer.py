@@ -24,7 +24,7 @@ TINY = dict(parallel_games=16, games_per_iteration=16, simulations=8, train_step
 
 
 def tiny_config(out, **overrides) -> AlphaZeroConfig:
-    return AlphaZeroConfig.for_game("tictactoe", out=str(out), **{**TINY, **overrides})
+    return AlphaZeroConfig.for_game("tictactoe", out=None if out is None else str(out), **{**TINY, **overrides})
 
 
 def test_end_to_end_train_writes_a_loadable_checkpoint_and_tensorboard(tmp_path):
@@ -214,6 +214,11 @@ def test_with_iterations_set_the_schedule_follows_them_not_this_calls_minutes():
     assert schedule_progress(40, 40, (1.0, 3600.0)) == 1.0
     assert schedule_progress(3, None, (900.0, 3600.0)) == 0.25  # minutes alone: this call's clock
     assert schedule_progress(3, None, (4000.0, 3600.0)) == 1.0 and schedule_progress(3, None, None) == 0.0
+
+
+def test_snapshot_every_without_an_out_folder_keeps_nothing_and_trains():
+    rows = AlphaZeroTrainer(tictactoe_v0.env, tiny_config(None, iterations=1, snapshot_every=1, eval_every=0)).train()
+    assert [r["iteration"] for r in rows] == [1.0]
 
 
 def test_zero_iterations_is_the_warm_start_alone_and_runs_branch_from_it(tmp_path):
