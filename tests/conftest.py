@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -9,3 +10,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 # Windows (render_mode="human", the play window) open in memory only: no screen, no sound.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+# The Ctrl-C tests deliver SIGINT as a terminal does. A suite started in the background (`nohup`, `&` in a
+# script, some CI runners) inherits SIGINT ignored, which Python keeps and every child inherits across exec;
+# give this process the handler a terminal session has, so those tests test Ctrl-C, not how pytest was started.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
