@@ -34,6 +34,11 @@ def snapshots(run: Path) -> list[Path]:
     return sorted((run / "snapshots").glob("iter-*.pt"))
 
 
+def snapshot_iteration(path: Path) -> int:
+    """The iteration in a snapshot's name (``iter-0024.pt``: 24)."""
+    return int(path.stem.split("-")[1])
+
+
 def snapshot_facts(path: Path) -> dict[str, Any]:
     """The iteration, games and CPU seconds a snapshot records, and the game it was trained on."""
     import torch
@@ -82,14 +87,20 @@ def spread(cpu_s: list[float], count: int) -> list[int]:
 
 
 def rate_run(run: Path, games: int, simulations: int, jobs: int = 1, seed: int = 0, progress: bool = True,
-             extra: str = "", max_points: int | None = None) -> dict[str, Any]:  # fmt: skip
+             extra: str = "", max_points: int | None = None,
+             iterations: list[int] | None = None) -> dict[str, Any]:  # fmt: skip
     """Rate every snapshot of ``run`` not rated yet at these settings (or ``max_points`` of them, spread
-    evenly over the run's CPU-hours); returns the curve (also written to disk)."""
+    evenly over the run's CPU-hours, or those of these ``iterations``); returns the curve (also written to disk)."""
     from boardgame_envs.ladder import rate
 
     curve = read_curve(run)
     done = {(p["snapshot"], p["simulations"], p["games_asked"], p.get("extra", "")) for p in curve["points"]}
     paths = snapshots(run)
+    if iterations is not None:
+        paths = [path for path in paths if snapshot_iteration(path) in set(iterations)]
+        missing = sorted(set(iterations) - {snapshot_iteration(path) for path in paths})
+        if missing:
+            raise ValueError(f"{run} has no snapshot of iteration {', '.join(map(str, missing))}")
     facts_of = {path: snapshot_facts(path) for path in paths}
     if max_points is not None:
         keep = spread([facts_of[path]["cpu_s"] for path in paths], max_points)
@@ -180,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--extra", default="", help="more NetworkPolicy options for the spec, e.g. threats=true,vcf_nodes=50")
     r.add_argument("--max-points", type=int, default=None,
                    help="rate at most this many snapshots, spread evenly over the CPU-hours (first and last among them)")
+    r.add_argument("--iterations", default=None, metavar="I,J,...",
+                   help="rate the snapshots of these iterations only (e.g. 0,24,48: two runs' points at the same ones)")
     p = sub.add_parser("plot", help="draw the runs' curves")
     p.add_argument("runs", type=Path, nargs="+")
     p.add_argument("--out", type=Path, required=True)
@@ -195,8 +208,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.max_points is not None and args.max_points < 1:
             print(f"--max-points must be at least 1, got {args.max_points}", file=sys.stderr)
             return 2
+        iterations = None
+        if args.iterations is not None:
+            try:
+                iterations = [int(i) for i in args.iterations.split(",")]
+            except ValueError:
+                print(f"--iterations takes comma-separated iteration numbers, got {args.iterations!r}", file=sys.stderr)
+                return 2
+            found = {snapshot_iteration(path) for path in snapshots(args.run)}
+            if missing := sorted(set(iterations) - found):
+                print(f"{args.run} has no snapshot of iteration {', '.join(map(str, missing))} "
+                      f"(it has {', '.join(map(str, sorted(found)))})", file=sys.stderr)  # fmt: skip
+                return 2
         rate_run(args.run, args.games, args.simulations, args.jobs, args.seed, extra=args.extra,
-                 max_points=args.max_points)
+                 max_points=args.max_points, iterations=iterations)
     elif args.command == "plot":
         labels = args.labels.split(",") if args.labels else None
         if labels and len(labels) != len(args.runs):

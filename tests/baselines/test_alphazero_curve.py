@@ -53,6 +53,13 @@ def test_max_points_rates_only_that_many(tmp_path):
     points = json.loads((run / "curve.json").read_text())["points"]
     assert [p["snapshot"] for p in points] == ["iter-0000.pt", "iter-0003.pt"]
     assert curve.main(["rate", str(run), "--max-points", "0"]) == 2
+    # Chosen iterations: the one not rated yet is rated, the rated one is not rated again.
+    assert curve.main(["rate", str(run), "--games", "2", "--simulations", "0", "--iterations", "1,3"]) == 0
+    points = json.loads((run / "curve.json").read_text())["points"]
+    assert [p["snapshot"] for p in points] == ["iter-0000.pt", "iter-0003.pt", "iter-0001.pt"]
+    assert curve.main(["rate", str(run), "--iterations", "1,7"]) == 2  # no such snapshot
+    assert curve.main(["rate", str(run), "--iterations", "one"]) == 2
+    assert curve.snapshot_iteration(run / "snapshots" / "iter-0012.pt") == 12
 
 
 def test_a_snapshot_rated_twice_is_drawn_with_its_longer_rating(tmp_path):
