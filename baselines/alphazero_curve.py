@@ -39,6 +39,16 @@ def snapshot_iteration(path: Path) -> int:
     return int(path.stem.split("-")[1])
 
 
+def chosen_snapshots(run: Path, iterations: list[int]) -> list[Path]:
+    """The run's snapshots of these iterations, oldest first; ValueError names any it does not have."""
+    paths = snapshots(run)
+    have = {snapshot_iteration(path) for path in paths}
+    if missing := sorted(set(iterations) - have):
+        raise ValueError(f"{run} has no snapshot of iteration {', '.join(map(str, missing))} "
+                         f"(it has {', '.join(map(str, sorted(have)))})")  # fmt: skip
+    return [path for path in paths if snapshot_iteration(path) in set(iterations)]
+
+
 def snapshot_facts(path: Path) -> dict[str, Any]:
     """The iteration, games and CPU seconds a snapshot records, and the game it was trained on."""
     import torch
@@ -95,12 +105,7 @@ def rate_run(run: Path, games: int, simulations: int, jobs: int = 1, seed: int =
 
     curve = read_curve(run)
     done = {(p["snapshot"], p["simulations"], p["games_asked"], p.get("extra", "")) for p in curve["points"]}
-    paths = snapshots(run)
-    if iterations is not None:
-        paths = [path for path in paths if snapshot_iteration(path) in set(iterations)]
-        missing = sorted(set(iterations) - {snapshot_iteration(path) for path in paths})
-        if missing:
-            raise ValueError(f"{run} has no snapshot of iteration {', '.join(map(str, missing))}")
+    paths = snapshots(run) if iterations is None else chosen_snapshots(run, iterations)
     facts_of = {path: snapshot_facts(path) for path in paths}
     if max_points is not None:
         keep = spread([facts_of[path]["cpu_s"] for path in paths], max_points)
@@ -215,10 +220,10 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError:
                 print(f"--iterations takes comma-separated iteration numbers, got {args.iterations!r}", file=sys.stderr)
                 return 2
-            found = {snapshot_iteration(path) for path in snapshots(args.run)}
-            if missing := sorted(set(iterations) - found):
-                print(f"{args.run} has no snapshot of iteration {', '.join(map(str, missing))} "
-                      f"(it has {', '.join(map(str, sorted(found)))})", file=sys.stderr)  # fmt: skip
+            try:
+                chosen_snapshots(args.run, iterations)
+            except ValueError as exc:
+                print(exc, file=sys.stderr)
                 return 2
         rate_run(args.run, args.games, args.simulations, args.jobs, args.seed, extra=args.extra,
                  max_points=args.max_points, iterations=iterations)
