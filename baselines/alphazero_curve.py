@@ -41,12 +41,11 @@ def snapshot_iteration(path: Path) -> int:
 
 def chosen_snapshots(run: Path, iterations: list[int]) -> list[Path]:
     """The run's snapshots of these iterations, oldest first; ValueError names any it does not have."""
-    paths = snapshots(run)
-    have = {snapshot_iteration(path) for path in paths}
-    if missing := sorted(set(iterations) - have):
+    of = {snapshot_iteration(path): path for path in snapshots(run)}
+    if missing := sorted(set(iterations) - of.keys()):
         raise ValueError(f"{run} has no snapshot of iteration {', '.join(map(str, missing))} "
-                         f"(it has {', '.join(map(str, sorted(have)))})")  # fmt: skip
-    return [path for path in paths if snapshot_iteration(path) in set(iterations)]
+                         f"(it has {', '.join(map(str, sorted(of)))})")  # fmt: skip
+    return [of[i] for i in sorted(set(iterations))]
 
 
 def snapshot_facts(path: Path) -> dict[str, Any]:
