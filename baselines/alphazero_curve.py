@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 CURVE = "curve.json"
+SEARCH_HELP = "the points rated with this search only, as the table shows it (e.g. '100 simulations, threats=false')"
 
 
 def snapshots(run: Path) -> list[Path]:
@@ -130,28 +131,45 @@ def rate_run(run: Path, games: int, simulations: int, jobs: int = 1, seed: int =
     return curve
 
 
-def points(run: Path) -> list[dict[str, Any]]:
-    """The run's points by CPU-hours, one a snapshot: a snapshot rated more than once (a longer rating of
-    a curve's last point, say) is drawn with its rating over the most games, the newest of equals."""
+def search_of(point: dict[str, Any]) -> str:
+    """How a point's snapshot searched when it was rated, e.g. ``"100 simulations, threats=false"``."""
+    extra = point.get("extra", "")
+    return f"{point['simulations']} simulations" + (f", {extra}" if extra else "")
+
+
+def points(run: Path, search: str | None = None) -> list[dict[str, Any]]:
+    """The run's points by CPU-hours, one a snapshot, all rated with one search (``search_of``): a snapshot
+    rated more than once (a longer rating of a curve's last point, say) is drawn with its rating over the
+    most games, the newest of equals. A curve rated with several searches needs ``search`` to pick one
+    (ValueError otherwise): points at different searches are not one curve."""
+    rows = read_curve(run)["points"]
+    searches = sorted({search_of(p) for p in rows})
+    if search is None and len(searches) > 1:
+        raise ValueError(f"{run} is rated with several searches ({'; '.join(searches)}): pick one with --search")
+    if search is not None:
+        if search not in searches:
+            raise ValueError(f"{run} has no points rated with {search!r} (it has: {'; '.join(searches) or 'none'})")
+        rows = [p for p in rows if search_of(p) == search]
     best: dict[str, dict[str, Any]] = {}
-    for p in read_curve(run)["points"]:
+    for p in rows:
         if p["snapshot"] not in best or p["games"] >= best[p["snapshot"]]["games"]:
             best[p["snapshot"]] = p
     return sorted(best.values(), key=lambda p: p["cpu_hours"])
 
 
-def table(runs: list[Path]) -> str:
+def table(runs: list[Path], search: str | None = None) -> str:
     """The runs' points as one markdown table."""
     lines = ["| run | snapshot | CPU-hours | games trained | ladder | Elo (95%) | games rated | command |",
              "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for run in runs:
-        for p in points(run):
+        for p in points(run, search):
             lines.append(f"| {run.name} | {p['snapshot']} | {p['cpu_hours']:.2f} | {p['games_trained']} | {p['ladder']} "
                          f"| {p['rated']} | {p['games']} | `{p['command']}` |")  # fmt: skip
     return "\n".join(lines)
 
 
-def plot(runs: list[Path], out: Path, labels: list[str] | None = None, title: str | None = None) -> Path:
+def plot(runs: list[Path], out: Path, labels: list[str] | None = None, title: str | None = None,
+         search: str | None = None) -> Path:
     """Elo against CPU-hours, one line per run, 95% intervals as bars (one-sided bounds as triangles)."""
     import matplotlib
 
@@ -160,7 +178,7 @@ def plot(runs: list[Path], out: Path, labels: list[str] | None = None, title: st
 
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
     for k, run in enumerate(runs):
-        pts = points(run)
+        pts = points(run, search)
         label = labels[k] if labels else run.name
         finite = [p for p in pts if math.isfinite(p["elo"])]
         xs = [p["cpu_hours"] for p in finite]
@@ -173,7 +191,7 @@ def plot(runs: list[Path], out: Path, labels: list[str] | None = None, title: st
                        color=line[0].get_color(), label=f"{label}: at least (won every game)")  # fmt: skip
     ax.set_xlabel("CPU-hours of training (self-play and learning)")
     ax.set_ylabel("Elo on the ladder, 95% interval")
-    ladders = sorted({p["ladder"] for run in runs for p in points(run)})
+    ladders = sorted({p["ladder"] for run in runs for p in points(run, search)})
     ax.set_title(title or f"Compute to strength ({', '.join(ladders)} ladder)")
     ax.grid(alpha=0.3)
     ax.legend()
@@ -202,8 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--labels", default=None, help="comma-separated, one per run")
     p.add_argument("--title", default=None)
+    p.add_argument("--search", default=None, help=SEARCH_HELP)
     t = sub.add_parser("table", help="print the runs' points as markdown")
     t.add_argument("runs", type=Path, nargs="+")
+    t.add_argument("--search", default=None, help=SEARCH_HELP)
     args = parser.parse_args(argv)
     if args.command == "rate":
         if not snapshots(args.run):
@@ -231,9 +251,17 @@ def main(argv: list[str] | None = None) -> int:
         if labels and len(labels) != len(args.runs):
             print(f"--labels gives {len(labels)} names for {len(args.runs)} runs", file=sys.stderr)
             return 2
-        print(plot(args.runs, args.out, labels, args.title))
+        try:
+            print(plot(args.runs, args.out, labels, args.title, args.search))
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
     else:
-        print(table(args.runs))
+        try:
+            print(table(args.runs, args.search))
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from baseline_scripts import load_baseline
 
 from boardgame_envs import tictactoe_v0
@@ -64,8 +65,32 @@ def test_max_points_rates_only_that_many(tmp_path):
 
 def test_a_snapshot_rated_twice_is_drawn_with_its_longer_rating(tmp_path):
     curve = load_baseline("alphazero_curve")
-    point = dict(snapshot="iter-0004.pt", cpu_hours=0.5, ladder="gomoku9", elo=1600.0, low=1500.0, high=1700.0)
+    point = dict(snapshot="iter-0004.pt", cpu_hours=0.5, ladder="gomoku9", elo=1600.0, low=1500.0, high=1700.0,
+                 simulations=100, extra="threats=false")
     rows = [dict(point, games=40), dict(point, games=100, elo=1650.0), dict(point, snapshot="iter-0000.pt", games=40,
             cpu_hours=0.1)]  # fmt: skip
     (tmp_path / "curve.json").write_text(json.dumps({"points": rows}))
     assert [(p["snapshot"], p["games"]) for p in curve.points(tmp_path)] == [("iter-0000.pt", 40), ("iter-0004.pt", 100)]
+
+
+def test_points_rated_with_different_searches_are_not_one_curve(tmp_path, capsys):
+    curve = load_baseline("alphazero_curve")
+    point = dict(snapshot="iter-0004.pt", cpu_hours=0.5, ladder="renju", elo=2500.0, low=2400.0, high=2600.0,
+                 games=30, simulations=100, extra="threats=false", rated="Elo +2500", command="rate ...",
+                 games_trained=200)
+    rows = [point, dict(point, snapshot="iter-0000.pt", cpu_hours=0.1, elo=2100.0),
+            dict(point, simulations=400, extra="", games=100, elo=3300.0)]  # longer, but another search
+    (tmp_path / "curve.json").write_text(json.dumps({"points": rows}))
+    with pytest.raises(ValueError, match="several searches"):
+        curve.points(tmp_path)
+    plain = curve.points(tmp_path, "100 simulations, threats=false")
+    assert [(p["snapshot"], p["elo"]) for p in plain] == [("iter-0000.pt", 2100.0), ("iter-0004.pt", 2500.0)]
+    assert [p["elo"] for p in curve.points(tmp_path, "400 simulations")] == [3300.0]
+    with pytest.raises(ValueError, match="no points rated with"):
+        curve.points(tmp_path, "64 simulations")
+    capsys.readouterr()
+    assert curve.main(["table", str(tmp_path)]) == 2
+    assert "--search" in capsys.readouterr().err
+    assert curve.main(["table", str(tmp_path), "--search", "400 simulations"]) == 0
+    assert capsys.readouterr().out.count("| iter-") == 1
+    assert curve.main(["plot", str(tmp_path), "--out", str(tmp_path / "c.png")]) == 2
