@@ -4,7 +4,7 @@
 
 Positions: each of the 26 RIF openings (15x15 renju), played on by
 ``alphabeta:nodes=300`` (seeded) for each number of ``--plies``; the search:
-``pretrained:renju-15x15``'s network, one tree a position (as ``NetworkPolicy``
+``pretrained:renju-15x15-v1``'s network, one tree a position (as ``NetworkPolicy``
 runs it), then one forest of all positions searched in lockstep with one
 network call a round (as self-play runs it). Each variant (``--variants``,
 ``off`` or ``vcf=N``: threats on with a VCF budget of N positions a leaf) runs
@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     states = positions(args.plies, args.seed)
-    network = NetworkPolicy.from_pretrained("renju-15x15")
+    network = NetworkPolicy.from_pretrained("renju-15x15-v1")
     game = states[0].game
     evaluate = net_evaluator(network.net, network._encoder(game))
     names = ["off" if not t else f"vcf={v}" for t, v in args.variants]

@@ -77,6 +77,21 @@ PRETRAINED: dict[str, Pretrained] = {
         ),
         Pretrained(
             name="renju-15x15", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=400,
+            command="boardgame-envs train renju --iterations 0 --seed 0 --workers 1 --out runs/r15/warm, then "
+            "boardgame-envs train renju --threats --vcf-nodes 50 --iterations 60 --seed 0 --workers 1 "
+            "--snapshot-every 4 --out runs/r15/new from a copy of its checkpoint (a warm start from 600 games of "
+            "alphabeta:nodes=1000, then 60 threat-aware self-play iterations, 3,877 games; 5.05 CPU-hours on one "
+            "core, resumed over four calls; baselines/results/alphazero_renju_curves.md)",
+            date="2026-11-26",
+            rating="38 wins, 5 draws, 9 losses (score 0.779, 95% 0.674..0.883) against renju/14 "
+            "(alphabeta:nodes=16000,depth=12) over the 26 RIF openings in colour-swapped pairs; renju ladder +3340 "
+            "(95% +3260..+3428) in 100 games, above renju/14 (+3111); at 400 simulations with its threat search "
+            "(threats=True, vcf_nodes=50) (baselines/results/alphazero_renju_curves.md)",
+            ladder_rating=LadderRating("renju", 3340, 3260, 3428, 100),
+            threats=True, vcf_nodes=50,
+        ),
+        Pretrained(
+            name="renju-15x15-v1", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=400,
             command="boardgame-envs train renju --blocks 4 --channels 48 --simulations 64 --warm-start "
             "alphabeta:nodes=1000 --warm-games 600 --warm-steps 1000 --minutes 45 --backend ray --workers 2 "
             "--seed 0 --out runs/renju  (a warm start from 600 alpha-beta games, then 12 self-play iterations, "
@@ -110,7 +125,7 @@ def rated_on(ladder: str, markdown: bool = False) -> list[str]:
     lines = ["pretrained networks rated on this ladder (boardgame-envs rate pretrained:NAME ...):"]
     for p, r in sorted(rated, key=lambda pair: -pair[1].elo):
         elo, interval = f"{r.elo:+.0f}", f"{r.low:+.0f} .. {r.high:+.0f}"
-        tail = f"{r.games} games, {p.simulations} simulations a move"
+        tail = f"{r.games} games, {p.simulations} simulations a move" + (" with the threat search" if p.threats else "")
         lines.append(f"- `pretrained:{p.name}`: {elo} ({interval}), {tail}" if markdown
                      else f"  pretrained:{p.name:<14} {elo:>6}  {interval}  {tail}")  # fmt: skip
     return lines

@@ -37,7 +37,7 @@ def test_loads_and_plays_legal_moves(name):
 
 
 def test_the_shipped_set_and_its_size():
-    assert {"tictactoe", "gomoku-8x8", "renju-15x15", "connect-four"} <= set(PRETRAINED)
+    assert {"tictactoe", "gomoku-8x8", "renju-15x15", "renju-15x15-v1", "connect-four"} <= set(PRETRAINED)
     assert sum(entry.path.stat().st_size for entry in PRETRAINED.values()) <= 10 * 2**20
     # The weights go into the wheel as package data.
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
@@ -85,5 +85,19 @@ def test_ladder_command_lists_the_networks_rated_on_it(capsys):
     assert main(["ladder", "gomoku", "--board-size", "8"]) == 0
     out = capsys.readouterr().out
     assert "gomoku8/12" in out and "pretrained:gomoku-8x8" in out and "+1453" in out
+    assert main(["ladder", "renju"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # Each network as it was rated: the renju network with its threat search, the first one without.
+    assert any("pretrained:renju-15x15 " in line and "with the threat search" in line for line in lines)
+    assert any("pretrained:renju-15x15-v1" in line and "threat" not in line for line in lines)
     assert main(["ladder", "gomoku15"]) == 0
     assert "pretrained" not in capsys.readouterr().out  # none rated there
+
+
+def test_the_renju_network_plays_as_it_was_rated():
+    """pretrained:renju-15x15 was rated with its threat search, so it plays with it unless told otherwise."""
+    entry = PRETRAINED["renju-15x15"]
+    policy = NetworkPolicy.from_pretrained("renju-15x15", seed=0)
+    assert entry.threats and (policy.threats, policy.vcf_nodes, policy.simulations) == (True, 50, 400)
+    assert not NetworkPolicy.from_pretrained("renju-15x15", threats=False, seed=0).threats
+    assert not NetworkPolicy.from_pretrained("renju-15x15-v1", seed=0).threats  # rated with plain PUCT

@@ -42,7 +42,7 @@ def test_pretrained_spec_takes_the_threat_options():
     state = state_from(FORBIDDEN_BLOCK, rule="renju", to_move=2)
     assert policy.act(state) == at(6, 7, 15)  # a four whose block black may not play
     with pytest.raises(ValueError, match="needs threats=True"):
-        make_policy("pretrained:renju-15x15:vcf_nodes=100")
+        make_policy("pretrained:renju-15x15:threats=false,vcf_nodes=100")
 
 
 def test_proven_values_stand_in_for_the_result():
