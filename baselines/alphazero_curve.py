@@ -171,14 +171,15 @@ def table(runs: list[Path], search: str | None = None) -> str:
 def plot(runs: list[Path], out: Path, labels: list[str] | None = None, title: str | None = None,
          search: str | None = None) -> Path:
     """Elo against CPU-hours, one line per run, 95% intervals as bars (one-sided bounds as triangles)."""
+    # Each run's points read once, and a ValueError (several searches) raised before a figure is opened.
+    curves = [points(run, search) for run in runs]
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
-    for k, run in enumerate(runs):
-        pts = points(run, search)
+    for k, (run, pts) in enumerate(zip(runs, curves)):
         label = labels[k] if labels else run.name
         finite = [p for p in pts if math.isfinite(p["elo"])]
         xs = [p["cpu_hours"] for p in finite]
@@ -191,7 +192,7 @@ def plot(runs: list[Path], out: Path, labels: list[str] | None = None, title: st
                        color=line[0].get_color(), label=f"{label}: at least (won every game)")  # fmt: skip
     ax.set_xlabel("CPU-hours of training (self-play and learning)")
     ax.set_ylabel("Elo on the ladder, 95% interval")
-    ladders = sorted({p["ladder"] for run in runs for p in points(run, search)})
+    ladders = sorted({p["ladder"] for pts in curves for p in pts})
     ax.set_title(title or f"Compute to strength ({', '.join(ladders)} ladder)")
     ax.grid(alpha=0.3)
     ax.legend()
