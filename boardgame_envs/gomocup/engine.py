@@ -14,7 +14,8 @@ Faults raise typed errors, all :class:`EngineError` (a ``RuntimeError``):
   answering ``START``, or refuses the board size or rule;
 * :class:`EngineFault` and its kinds, raised by :meth:`GomocupEngine.act` mid-game:
   :class:`EngineCrashed` (the process ended), :class:`EngineTimeout` (no answer within the
-  move's limit plus ``tolerance_ms``: the process is killed), :class:`EngineProtocolError`
+  move's limit plus ``tolerance_ms`` on the wall clock from when the move was asked, whatever
+  the engine prints meanwhile: the process is killed), :class:`EngineProtocolError`
   (an answer that is not a move, or ``ERROR``), :class:`EngineIllegalMove` (off the board,
   on a stone, or forbidden for black under renju; also an ``IllegalMoveError``).
 
@@ -219,22 +220,25 @@ class GomocupEngine:
             self._send(f"INFO time_left {left}")
             limit_ms = min(limit_ms, max(left, 0))
         started = time.perf_counter()
+        timeout_s = (limit_ms + self.tolerance_ms) / 1000
+        # One wall-clock deadline for the whole move: every line read for it (a lost command's echoes, a late
+        # OK, the answer to a command sent again) counts against it, so no stream of output stretches it.
+        deadline = time.monotonic() + timeout_s
         heard = self._process.lines_heard
         for line in commands:
             self._send(line)
-        timeout_s = (limit_ms + self.tolerance_ms) / 1000
         # An engine that talks while it thinks and is silent after lines sent just after its last move lost them.
         silent_s = LOST_S if self._exposed and self._chatty else None
-        answer = self._process.answer(commands[0], timeout_s, silent_s=silent_s)
+        answer = self._process.answer(commands[0], timeout_s, silent_s=silent_s, deadline=deadline)
         if answer is None:
             self._send_lost_again(commands)
-            answer = self._process.answer(commands[0], timeout_s)
+            answer = self._process.answer(commands[0], timeout_s, deadline=deadline)
         self._chatty = self._chatty or self._process.lines_heard - heard > 1  # it talks while it thinks
         while self._late_oks and answer.upper() == "OK":  # the first copy of a command we sent twice
             self._late_oks -= 1
-            answer = self._process.answer(commands[0], timeout_s)
+            answer = self._process.answer(commands[0], timeout_s, deadline=deadline)
         self._late_oks = 0
-        answer = self._recovered(commands, answer, timeout_s)
+        answer = self._recovered(commands, answer, timeout_s, deadline)
         self._answered_at, self._exposed = time.monotonic(), []
         spent_ms = (time.perf_counter() - started) * 1000
         self._used_ms += spent_ms
@@ -420,6 +424,7 @@ class GomocupEngine:
         """Send ``command``; whether the engine answered ``OK`` (else ``fallback()`` runs, if given)."""
         self._send(command)
         timeout_s = self.start_timeout_ms / 1000
+        deadline = time.monotonic() + timeout_s  # for every line read for this command (see _ask)
         if self._exposed:  # sent just after a move answer: an engine that lost it would say nothing at all
             answer = self._process.answer(command, LOST_S, patient=True)
             if answer is None:
@@ -428,11 +433,11 @@ class GomocupEngine:
                          self.name, command)  # fmt: skip
                 self._exposed = []
                 self._send(command)
-                answer = self._process.answer(command, timeout_s)
+                answer = self._process.answer(command, timeout_s, deadline=deadline)
                 self._late_oks += 1  # if the first was only slow, its OK is still to come
         else:
-            answer = self._process.answer(command, timeout_s)
-        answer = self._recovered([command], answer, timeout_s)
+            answer = self._process.answer(command, timeout_s, deadline=deadline)
+        answer = self._recovered([command], answer, timeout_s, deadline)
         self._exposed = []
         if answer.upper() == "OK":
             return True
@@ -442,9 +447,12 @@ class GomocupEngine:
             self._history = None  # the engine's board is unknown now: resend it
         return False
 
-    def _recovered(self, commands: list[str], answer: str, timeout_s: float) -> str:
+    def _recovered(self, commands: list[str], answer: str, timeout_s: float, deadline: float) -> str:
         """``answer``, or, if it says the engine lost one of our lines just after its last move, the answer after
-        recovering once: a lost ``INFO`` is let go (the rest got through), a lost move or ``TAKEBACK`` sent again."""
+        recovering once: a lost ``INFO`` is let go (the rest got through), a lost move or ``TAKEBACK`` sent again.
+
+        Every line is read by ``deadline`` (``time.monotonic()``), the one of the command being answered, whose
+        limit is ``timeout_s``: an engine that echoes our lines forever times out as a silent one does."""
         exposed = self._exposed
         if not exposed or not answer.upper().startswith("ERROR"):
             return answer
@@ -454,20 +462,20 @@ class GomocupEngine:
         self.glitches += 1
         log.info("%s lost %r, sent just after its last answer (%s); recovering", self.name, lost, clip(printable(answer)))
         while lost not in commands:  # a lost INFO: what follows it got through, and its answer comes after the echoes
-            answer = self._process.answer(commands[0], timeout_s)
+            answer = self._process.answer(commands[0], timeout_s, deadline=deadline)
             if not answer.upper().startswith("ERROR"):
                 return answer
             lost = next((line for line in exposed if echoes(answer, line)), None)
             if lost is None:
                 return answer
-        deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline:  # the rest of the lost lines' echoes, until the engine is quiet
+        quiet_by = min(time.monotonic() + 1.0, deadline)
+        while time.monotonic() < quiet_by:  # the rest of the lost lines' echoes, until the engine is quiet
             if self._process.answer(commands[0], QUIET_S, patient=True) is None:
                 break
         self._exposed = []
         for line in commands:
             self._send(line)
-        return self._process.answer(commands[0], timeout_s)
+        return self._process.answer(commands[0], timeout_s, deadline=deadline)
 
     def _check_move(self, state: GameState, answer: str, command: str) -> int:
         n = state.game.size

@@ -261,11 +261,13 @@ class EngineProcess:
 
     def answer(
         self, command: str, timeout_s: float, starting: bool = False, patient: bool = False,
-        silent_s: float | None = None,
+        silent_s: float | None = None, deadline: float | None = None,
     ) -> str | None:  # fmt: skip
         """The engine's next line that is not chatter (``MESSAGE``, ``DEBUG``, blank: logged), within ``timeout_s``.
 
-        The limit is on the wall clock from this call, whatever the engine prints. Silence
+        The limit is on the wall clock from this call, whatever the engine prints, or, given
+        ``deadline`` (a ``time.monotonic()`` instant), from when the caller's ``timeout_s``
+        began: several answers read for one move share its one deadline. Silence
         kills the engine and raises :class:`EngineTimeout`, an exit :class:`EngineCrashed`,
         too much chatter :class:`EngineProtocolError`; the first two are
         :class:`EngineStartError` instead while ``starting``. With ``patient``, silence
@@ -274,7 +276,8 @@ class EngineProcess:
         time returns None too (it did not hear the command); once it has spoken, the
         full ``timeout_s`` applies.
         """
-        deadline = time.monotonic() + timeout_s
+        if deadline is None:
+            deadline = time.monotonic() + timeout_s
         quiet = None if silent_s is None else time.monotonic() + silent_s
         volume = [0, 0]
         while True:

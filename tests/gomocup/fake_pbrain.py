@@ -23,6 +23,8 @@ MODE says otherwise:
 * ``escape``: its ``ABOUT`` name and its ``MESSAGE`` lines hold terminal escape sequences;
 * ``lazyrestart SECONDS``: waits that long before it answers ``RESTART``;
 * ``random``: plays a random empty point (a different game every run);
+* ``echoerror``: after its first move, meets ``INFO time_left N`` with ``ERROR Unknown command: N``
+  every 10 ms, forever (each one echoes a line we sent just after its move answer);
 * ``swap2 C3,C5``: answers ``SWAP2BOARD`` as the Gomocup extension asks: the first three empty
   points on an empty board; after 3 stones ``C3`` (``swap``: SWAP, ``stay``: the first empty point,
   ``more``: the first two); after 5 stones ``C5`` (``swap`` or ``stay``); it records the stone lines
@@ -217,7 +219,10 @@ for command, argument, line in lines():
         name = "fake\x1b[31m\x07" if mode == "escape" else "fake"
         say(f'name="{name}", version="1.0", author="tests", country="n/a"')
     elif command == "INFO":
-        pass
+        if mode == "echoerror" and moves_made >= 1 and argument.startswith("time_left"):
+            while True:
+                say(f"ERROR Unknown command: {argument.split()[-1]}")
+                time.sleep(0.01)
     elif command == "END":
         if mode != "stubborn":
             break

@@ -136,6 +136,40 @@ def test_a_move_command_lost_word_for_word_is_sent_again(tmp_path):
     assert none_left(tmp_path)
 
 
+def test_errors_echoing_our_lines_forever_meet_the_move_deadline(tmp_path):
+    # After its first move the fake meets "INFO time_left N" (sent just after that answer, so
+    # it may have been lost) with "ERROR Unknown command: N" every 10 ms, forever: each looks
+    # like a lost INFO's echo. The move's deadline is absolute: the limit plus the tolerance
+    # from when the move was asked, however many lines come.
+    import threading
+
+    player = engine(launcher(tmp_path, "echoerror"), match_time_ms=60_000, turn_time_ms=300, tolerance_ms=300)
+    env = after_one_move()
+    env.step(player.act(env))
+    env.step(2)
+    outcome: list[BaseException] = []
+
+    def second_move() -> None:
+        try:
+            player.act(env)
+        except BaseException as exc:  # noqa: BLE001 (the test reads it)
+            outcome.append(exc)
+
+    thread = threading.Thread(target=second_move, daemon=True)
+    started = time.monotonic()
+    thread.start()
+    thread.join(15)
+    took = time.monotonic() - started
+    if thread.is_alive():  # stalled: end the engine so the thread and the test can finish
+        os.killpg(player.pid, signal.SIGKILL)
+        thread.join(10)
+    assert took < 5, f"the second move took {took:.1f} s, past its 0.6 s deadline"
+    assert len(outcome) == 1 and isinstance(outcome[0], EngineTimeout), outcome
+    assert "did not answer 'TURN" in str(outcome[0])
+    player.close()
+    assert none_left(tmp_path)
+
+
 def test_a_lost_restart_is_sent_again(tmp_path):
     # RESTART has no argument to echo: lost, it is met by silence, and sent again after a short wait.
     player = engine(launcher(tmp_path, "race", "50"), settle_ms=0)
