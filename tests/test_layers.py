@@ -23,6 +23,7 @@ LAYERS = {
     "__init__": 4,  # the package: registers the envs
     "gomocup": 5, "arena": 5, "sb3": 5,
     "ladder": 6, "alphazero": 6,
+    "selfplay": 6.5,  # opponent pools, Elo while training (on the ladder), trained SB3 models as specs
     "ui": 7, "bench": 7,
     "cliargs": 8, "cli": 9, "__main__": 10,
 }  # fmt: skip

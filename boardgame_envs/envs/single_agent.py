@@ -19,6 +19,15 @@ before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
   own view encoded exactly like the learner's observations (same space), so a
   frozen copy of the learner plays as it is: self-play. ``set_opponent``
   swaps it between episodes (also through ``VecEnv.env_method``).
+* ``opponent=pool``: an opponent pool (:class:`boardgame_envs.selfplay.OpponentPool`, or any
+  object with the three methods of :func:`is_opponent_pool`): each game draws its
+  opponent with ``pool.sample()`` at its reset, plays what ``pool.opponent(name)``
+  gives (a spec, a policy, or a *batched* callable ``(observations, action_masks) ->
+  actions``, called here with a batch of one), and reports the learner's score
+  (1, 0.5, 0) with ``pool.record(name, score)`` when the game ends; a game left by a
+  ``reset`` before its end records nothing. ``info["opponent"]`` names the game's
+  opponent. Under ``SubprocVecEnv`` each process holds its own copy of the pool (its
+  counts stay in that process); the batched vector env shares one pool over all its games.
 * ``opening_rule`` (gomoku and renju): a tournament opening rule (``"soosorv8"``,
   ``"taraguchi10"``, ``"rif"``, ``"swap2"``, or True for the rule's default; see
   :mod:`boardgame_envs.gomoku_v0`). The learner and the opponent then take every
@@ -80,6 +89,22 @@ def check_view_options(seat: str, illegal_action: str, channels_first: Any, flat
         raise ValueError("channels_first and flatten exclude each other: CHW planes for a CNN, or 1-D for an MLP")
 
 
+def is_opponent_pool(opponent: Any) -> bool:
+    """Whether ``opponent`` is a pool of opponents rather than one: it has ``sample() -> name``,
+    ``opponent(name)`` (a spec, a policy, or a batched callable) and ``record(name, score)``."""
+    return all(callable(getattr(opponent, method, None)) for method in ("sample", "opponent", "record"))
+
+
+def batch_of_one(fn: Any) -> Any:
+    """A batched callable ``(observations, action_masks) -> actions`` as this view's one-position callable."""
+
+    def one(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(np.asarray(fn(observation[None], action_mask[None])).reshape(-1)[0])
+
+    one.__name__ = getattr(fn, "__name__", type(fn).__name__)
+    return one
+
+
 def make_opponent(spec: Any, seed: int | None = None) -> Any:
     """The opponent a spec names: any registry spec (``"mcts:simulations=200"``, ``(name, kwargs)``, a
     checkpoint path), a policy with ``act(env)``, or a callable ``(observation, action_mask) -> action``."""
@@ -124,7 +149,11 @@ class BoardGameEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.channels_first = bool(channels_first)
         self.flatten = bool(flatten)
-        self.opponent = self._fitted(make_opponent(opponent))
+        self.pool: Any = None  # an opponent pool, when ``opponent`` is one
+        self.opponent_name: str | None = None  # the pool member playing the current game
+        self._pooled: dict[str, tuple[Any, Any]] = {}  # member name -> (what the pool gave, the opponent built)
+        self._playing = False  # a game with a pool opponent is under way and has not been recorded
+        self._set(opponent)
         h, w, c = self.aec.observation_space(self.aec.possible_agents[0])["observation"].shape
         shape = (h * w * c,) if self.flatten else (c, h, w) if self.channels_first else (h, w, c)
         self.observation_space = spaces.Box(0, 1, shape, np.uint8)
@@ -139,9 +168,38 @@ class BoardGameEnv(gymnasium.Env):
         ``seed`` seeds a built-in policy (or reseeds a policy object's ``rng``), so a
         curriculum that switches opponents mid-training stays reproducible.
         """
-        self.opponent = self._fitted(make_opponent(opponent, seed))
+        self._set(opponent, seed)
         if seed is not None:
             self._reseed_opponent(seed)
+
+    def _set(self, opponent: Any, seed: int | None = None) -> None:
+        self._pooled, self._playing, self.opponent_name = {}, False, None
+        if is_opponent_pool(opponent):
+            self.pool, self.opponent = opponent, None  # each reset draws the game's opponent
+        else:
+            self.pool, self.opponent = None, self._fitted(make_opponent(opponent, seed))
+
+    def _draw(self) -> None:
+        """The opponent of a new game, from the pool; what a member gives is built once and kept."""
+        name = self.pool.sample()
+        given = self.pool.opponent(name)
+        built = self._pooled.get(name)
+        if built is None or built[0] is not given:  # a member replaced under the same name is built anew
+            if isinstance(given, (str, tuple)) or hasattr(given, "act"):
+                opponent = make_opponent(given, seed=int(self.np_random.integers(2**31)))
+            elif callable(given):
+                opponent = batch_of_one(given)
+            else:
+                raise TypeError(f"pool.opponent({name!r}) gave {given!r}: expected a spec, a policy or a batched "
+                                f"callable (observations, action_masks) -> actions")  # fmt: skip
+            built = self._pooled[name] = (given, self._fitted(opponent))
+        self.opponent, self.opponent_name, self._playing = built[1], name, True
+
+    def _record(self, reward: float) -> None:
+        """A finished game's result, told to the pool once."""
+        if self.pool is not None and self._playing:
+            self._playing = False
+            self.pool.record(self.opponent_name, (reward + 1) / 2)
 
     def _fitted(self, opponent: Any) -> Any:
         """``opponent``, once it has said it can play this game (a policy with ``check_game`` checks now)."""
@@ -182,6 +240,8 @@ class BoardGameEnv(gymnasium.Env):
     def _info(self, **extra: Any) -> dict[str, Any]:
         # Under an opening rule the AEC env's info says the colour the learner holds and the phase.
         told = self.aec.infos.get(self.learner, {}) if self.aec.agents else {}
+        if self.pool is not None:
+            told = {**told, "opponent": self.opponent_name}
         return {"action_mask": self.action_masks(), **told, **extra}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -196,12 +256,16 @@ class BoardGameEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.aec.reset(options=options)
         self._forfeit = False
+        if self.pool is not None:
+            self._draw()
         if seed is not None:
             self._reseed_opponent(int(self.np_random.integers(2**31)))
         seat = self.seat if self.seat != "random" else ("first", "second")[int(self.np_random.integers(2))]
         self.learner = self.aec.possible_agents[0 if seat == "first" else 1]
         while not self.aec.game_state.terminal and self.aec.agent_selection != self.learner:
             self.aec.step(self._opponent_move())
+        if self.aec.game_state.terminal:  # an opening that ends the game (a start position given in options)
+            self._record(float(self.aec.rewards.get(self.learner, 0.0)))
         return self._observation(), self._info(seat=seat)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
@@ -219,6 +283,7 @@ class BoardGameEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 raise IllegalMoveError(reason)
             self._forfeit = True
+            self._record(-1.0)
             return self._observation(), -1.0, True, False, self._info(illegal_action=True, reason=reason)
         self.aec.step(action)
         # The opponent's reply: one move, or several under an opening rule (the same player lays an
@@ -228,10 +293,13 @@ class BoardGameEnv(gymnasium.Env):
                 reply = self._opponent_move()
             except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: the learner wins
                 self._forfeit = True
+                self._record(1.0)
                 return self._observation(), 1.0, True, False, self._info(opponent_forfeit=str(exc))
             self.aec.step(reply)
         terminated = bool(state.terminal)
         reward = float(self.aec.rewards.get(self.learner, 0.0)) if terminated else 0.0
+        if terminated:
+            self._record(reward)
         return self._observation(), reward, terminated, False, self._info()
 
     def render(self) -> Any:

@@ -16,6 +16,16 @@ Between steps every game is at the learner's turn.
   called once a step with the waiting games (a frozen network: self-play);
   any other policy spec or policy object plays game by game (much slower: the
   policy's time times the number of games). See :mod:`boardgame_envs.vector.opponents`.
+* ``opponent=pool``: an opponent pool (:class:`boardgame_envs.selfplay.OpponentPool`, or
+  any object with ``sample()``, ``opponent(name)`` and ``record(name, score)``; see
+  :func:`~boardgame_envs.envs.single_agent.is_opponent_pool`): each game draws its
+  opponent at each of its resets; on a step the games that wait for the same member
+  are answered together (a snapshot's batched callable plays all of them in one
+  call, ``"random"`` and ``"greedy"`` stay in numba); each finished game's learner
+  score (1, 0.5, 0) goes to ``pool.record``. ``info["opponent"]`` names each game's
+  opponent (after the step's resets), ``info["final_opponent"]`` the finished
+  games' (flagged by ``info["_final_opponent"]``). Under ``SubprocVecEnv`` each process
+  has its own copy of a pool; one batched env shares one pool over all its games.
 * ``seat``: ``"first"``, ``"second"`` or ``"random"`` (drawn per game at each of
   its resets from ``np_random``); ``info["seat"]`` holds each game's (0 first, 1 second).
 * Auto-reset: ``AutoresetMode.SAME_STEP`` (``metadata["autoreset_mode"]``). A
@@ -46,7 +56,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from boardgame_envs.envs.single_agent import check_view_options
+from boardgame_envs.envs.single_agent import check_view_options, is_opponent_pool
 from boardgame_envs.vector.engine import VectorGames, make
 from boardgame_envs.vector.opponents import make_opponent
 
@@ -88,7 +98,8 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         self.single_action_space = spaces.Discrete(self.engine.num_actions)
         self.observation_space = batch_space(self.single_observation_space, b)
         self.action_space = batch_space(self.single_action_space, b)
-        self.opponent = make_opponent(opponent, self._encode)
+        self._names = np.full(b, None, dtype=object)  # each game's pool member (with a pool)
+        self._set(opponent)
         self._seats = np.zeros(b, dtype=np.int8)  # the learner's seat in each game: 0 first, 1 second
         self._rows = np.arange(b)
         self._no_obs = np.zeros((0, 0), dtype=np.int8)
@@ -118,15 +129,55 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         else:
             self._seats[games] = 0 if self.seat == "first" else 1
         opens = games & (self._seats == 1)
+        if self.pool is not None:
+            for g in np.flatnonzero(games):
+                self._names[g] = self.pool.sample()
         if opens.any():
-            replies = self.opponent.actions(self.engine, opens)
-            for exc in getattr(self.opponent, "forfeits", {}).values():
+            replies, forfeits = self._replies(opens)
+            for exc in forfeits.values():
                 raise exc  # a forfeit of the opening move propagates, as in the single-agent view
             self._advance(replies, opens, learner=False)
 
+    def _replies(self, where: np.ndarray) -> tuple[np.ndarray, dict[int, Exception]]:
+        """The opponent's moves in the games flagged by ``where``, and the games it forfeited (game -> exception).
+
+        With a pool, the games that wait for the same member are answered in one call of that member.
+        """
+        if self.pool is None:
+            replies = self.opponent.actions(self.engine, where)
+            return replies, dict(getattr(self.opponent, "forfeits", None) or {})
+        replies = np.full(self.num_envs, -1, dtype=np.int64)
+        forfeits: dict[int, Exception] = {}
+        for name in dict.fromkeys(self._names[where]):  # each member once, in the order its games come
+            group = where & (self._names == name)
+            member = self._member(name)
+            chosen = member.actions(self.engine, group)
+            replies[group] = chosen[group]
+            forfeits.update(getattr(member, "forfeits", None) or {})
+        return replies, forfeits
+
+    def _member(self, name: str) -> Any:
+        """The batched opponent of pool member ``name``, built once (anew if the pool replaced the member)."""
+        given = self.pool.opponent(name)
+        built = self._pooled.get(name)
+        if built is None or built[0] is not given:
+            built = self._pooled[name] = (given, make_opponent(given, self._encode, int(self.np_random.integers(2**63))))
+        return built[1]
+
+    def _set(self, opponent: Any, seed: int | None = None) -> None:
+        self._pooled: dict[str, tuple[Any, Any]] = {}  # member name -> (what the pool gave, its batched opponent)
+        self._names[:] = None
+        if is_opponent_pool(opponent):
+            self.pool, self.opponent = opponent, None
+        else:
+            self.pool, self.opponent = None, make_opponent(opponent, self._encode, seed)
+
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
+        info = {"action_mask": self.action_masks(), "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
                 "seat": self._seats.copy(), "_seat": np.ones(self.num_envs, dtype=np.bool_)}  # fmt: skip
+        if self.pool is not None:
+            info["opponent"], info["_opponent"] = self._names.copy(), np.ones(self.num_envs, dtype=np.bool_)
+        return info
 
     # -------------------------------------------------------------- api
     def action_masks(self) -> np.ndarray:
@@ -137,7 +188,8 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         """New games everywhere; ``seed`` fixes the seats and the opponent's moves too."""
         super().reset(seed=seed)
         if seed is not None:
-            self.opponent.seed(int(self.np_random.integers(2**63)))
+            for opponent in [self.opponent] if self.pool is None else [built for _, built in self._pooled.values()]:
+                opponent.seed(int(self.np_random.integers(2**63)))
         self.engine.reset()
         self._opening(np.ones(self.num_envs, dtype=np.bool_))
         return self._encode(self.engine.observe()), self._info()
@@ -150,8 +202,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         waiting = ~done
         info: dict[str, Any] = {}
         if waiting.any():
-            replies = self.opponent.actions(self.engine, waiting)
-            forfeits = getattr(self.opponent, "forfeits", None)
+            replies, forfeits = self._replies(waiting)
             if forfeits:  # the opponent lost those games by its own fault: the learner wins them
                 lost = np.zeros(self.num_envs, dtype=np.bool_)
                 lost[list(forfeits)] = True
@@ -171,6 +222,10 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             for g in np.flatnonzero(done):
                 final_obs[g] = final[g]
             info["final_obs"], info["_final_obs"] = final_obs, done.copy()
+            if self.pool is not None:
+                info["final_opponent"], info["_final_opponent"] = np.where(done, self._names, None), done.copy()
+                for g in np.flatnonzero(done):
+                    self.pool.record(self._names[g], (float(rewards[g]) + 1) / 2)
             self.engine.reset(options={"reset_mask": done})
             self._opening(done)
         if illegal is not None and illegal.any():
@@ -179,8 +234,15 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         return self._encode(self.engine.observe()), rewards, done, np.zeros(self.num_envs, dtype=np.bool_), info
 
     def set_opponent(self, opponent: Any, seed: int | None = None) -> None:
-        """Replace the opponent (same kinds as the constructor's ``opponent``); it plays from its next move."""
-        self.opponent = make_opponent(opponent, self._encode, seed)
+        """Replace the opponent (same kinds as the constructor's ``opponent``); it plays from its next move.
+
+        With a pool, every game under way draws its member now (and records its result against it).
+        """
+        self._set(opponent, seed)
+        if self.pool is not None:
+            for g in range(self.num_envs):
+                self._names[g] = self.pool.sample()
 
     def __repr__(self) -> str:
-        return f"BoardGameVectorEnv({self.engine!r}, opponent={self.opponent.name!r}, seat={self.seat!r})"
+        opponent = self.pool if self.pool is not None else self.opponent.name
+        return f"BoardGameVectorEnv({self.engine!r}, opponent={opponent!r}, seat={self.seat!r})"

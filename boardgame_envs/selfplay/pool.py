@@ -1,0 +1,341 @@
+"""Opponent pools for self-play: built-in levels, any policy and the learner's frozen snapshots, one drawn per game.
+
+>>> pool = OpponentPool(["random", "greedy:epsilon=0.5"], sampling="pfsp", seed=0)
+>>> env = gymnasium.make("boardgame_envs/TicTacToe-v0", opponent=pool)      # or make_vec(..., opponent=pool)
+>>> pool.add_snapshot(model)                   # every so often: a frozen copy of the learner joins the pool
+
+The envs (:class:`~boardgame_envs.envs.single_agent.BoardGameEnv`, the batched
+:class:`~boardgame_envs.vector.gym_env.BoardGameVectorEnv`) know a pool only by three
+methods, so any object with them can stand in (see
+:func:`~boardgame_envs.envs.single_agent.is_opponent_pool`):
+
+* ``sample() -> name``: the member that plays the next game, called at each game's reset;
+* ``opponent(name)``: what that member is: a registry spec (``"random"``, ``"mcts:simulations=50"``),
+  a policy with ``act(state)``, or a *batched* callable ``(observations, action_masks) -> actions``
+  (a snapshot: it sees the learner's own observation layout, a batch of positions at once);
+* ``record(name, score)``: the learner's score in a finished game against it (1 win, 0.5 draw, 0 loss).
+
+Sampling: ``"uniform"`` over the members; ``"latest"``: the newest snapshot with probability
+``latest_share``, else uniform (uniform while there is no snapshot); ``"pfsp"``
+(prioritised fictitious self-play): member ``m`` with weight ``max(floor, (1 - w_m) ** power)``,
+``w_m`` the learner's score rate against ``m`` with one virtual draw (an unplayed member
+counts as 0.5), so the opponents the learner still loses to come up most.
+
+Invariant: the pool's draws depend only on its seed and on the calls made to it, and
+:meth:`OpponentPool.save` keeps everything they depend on (members, snapshot files,
+counts, the generator's state), so a run that resumes from a saved pool draws what the
+uninterrupted run would have drawn.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardgame_envs.policies.registry import check_spec, spec_name
+
+SAMPLING = ("uniform", "latest", "pfsp")
+FORMAT = 1  # pool.json's layout; a file of another version is refused
+
+
+@dataclass
+class Member:
+    """One opponent of a pool: a spec (``kind="spec"``), a policy object (``"policy"``) or a snapshot file."""
+
+    name: str
+    kind: str
+    source: Any = None  # the spec, the policy, or the snapshot file's path in the pool's folder
+    results: list[int] = field(default_factory=lambda: [0, 0, 0])  # the learner's wins, draws, losses
+
+    @property
+    def games(self) -> int:
+        return sum(self.results)
+
+    @property
+    def score_rate(self) -> float:
+        """The learner's score rate against this member, with one virtual draw (0.5 before any game)."""
+        w, d, _ = self.results
+        return (w + 0.5 * d + 0.5) / (self.games + 1)
+
+
+def default_snapshot_loader(path: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """A saved SB3 model (MaskablePPO, PPO, A2C or DQN zip) as a batched opponent, sampling its moves.
+
+    Sampling rather than the greedy move keeps a frozen snapshot from replaying one game
+    that the learner could learn by heart; its generator is seeded from the file's name,
+    so a resumed run's snapshots draw the same moves.
+    """
+    from boardgame_envs.selfplay.sb3_policy import load_actor
+
+    return load_actor(path, sample=True, seed=zlib.crc32(Path(path).name.encode()))
+
+
+class OpponentPool:
+    """Opponents for self-play, one drawn per game; see the module docstring.
+
+    Args:
+        members: the first members: registry specs (``"random"``, ``"greedy:epsilon=0.5"``,
+            ``("mcts", {"simulations": 50})``, ``"level:tictactoe/2"``) and policy objects
+            (``act(state)``), each named by its spec (a policy by its ``name``).
+        sampling: ``"uniform"``, ``"latest"`` or ``"pfsp"``.
+        seed: the seed of the draws.
+        latest_share: in ``"latest"`` mode, how often the newest snapshot plays.
+        pfsp_power, pfsp_floor: in ``"pfsp"`` mode, the weight of a member the learner
+            scores ``w`` against is ``max(pfsp_floor, (1 - w) ** pfsp_power)``.
+        max_snapshots: snapshots kept; adding one more drops the oldest (its file and its counts).
+        snapshot_loader: ``loader(path) -> fn(observations, action_masks) -> actions``, which
+            turns a snapshot file into a batched opponent (default: SB3 zips, see
+            :func:`default_snapshot_loader`); a plain-torch loop passes its own.
+    """
+
+    def __init__(
+        self,
+        members: Iterable[Any] = ("random",),
+        sampling: str = "uniform",
+        seed: int | None = None,
+        latest_share: float = 0.5,
+        pfsp_power: float = 2.0,
+        pfsp_floor: float = 0.05,
+        max_snapshots: int = 20,
+        snapshot_loader: Callable[[str], Callable[[np.ndarray, np.ndarray], Any]] | None = None,
+    ) -> None:
+        if sampling not in SAMPLING:
+            raise ValueError(f"unknown sampling {sampling!r}; expected one of {', '.join(SAMPLING)}")
+        if isinstance(latest_share, bool) or not isinstance(latest_share, (int, float)) or not 0 <= latest_share <= 1:
+            raise ValueError(f"latest_share must be a number in 0..1, got {latest_share!r}")
+        for name, value in (("pfsp_power", pfsp_power), ("pfsp_floor", pfsp_floor)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or math.isinf(value):
+                raise ValueError(f"{name} must be a finite number of at least 0, got {value!r}")
+        if not 0 <= pfsp_floor <= 1:
+            raise ValueError(f"pfsp_floor must be in 0..1, got {pfsp_floor!r}")
+        if isinstance(max_snapshots, bool) or not isinstance(max_snapshots, int) or max_snapshots < 1:
+            raise ValueError(f"max_snapshots must be a positive integer, got {max_snapshots!r}")
+        if snapshot_loader is not None and not callable(snapshot_loader):
+            raise TypeError(f"snapshot_loader must be a callable loader(path) -> batched policy, got {snapshot_loader!r}")
+        self.sampling = sampling
+        self.latest_share = float(latest_share)
+        self.pfsp_power = float(pfsp_power)
+        self.pfsp_floor = float(pfsp_floor)
+        self.max_snapshots = max_snapshots
+        self.snapshot_loader = snapshot_loader or default_snapshot_loader
+        self.rng = np.random.default_rng(seed)
+        self._members: dict[str, Member] = {}
+        self._loaded: dict[str, Any] = {}  # snapshot name -> its batched callable, loaded on first use
+        self._snapshots_added = 0  # names snapshot-1, snapshot-2, ... are never reused
+        self._tmp = tempfile.TemporaryDirectory(prefix="opponent-pool-")  # the snapshots' files, owned by the pool
+        self.folder = Path(self._tmp.name)
+        members = list(members)
+        if not members:
+            raise ValueError("an opponent pool needs at least one member (e.g. 'random')")
+        for member in members:
+            self.add(member)
+
+    # ------------------------------------------------------------ members
+    @property
+    def names(self) -> list[str]:
+        """The members' names, oldest first."""
+        return list(self._members)
+
+    @property
+    def snapshots(self) -> list[str]:
+        """The snapshots' names, oldest first."""
+        return [m.name for m in self._members.values() if m.kind == "snapshot"]
+
+    def add(self, member: Any, name: str | None = None) -> str:
+        """Add a registry spec or a policy object (``act(state)``) as a member; returns its name."""
+        if isinstance(member, (str, tuple)):
+            check_spec(member)  # a typo fails here, not in the middle of training
+            kind = "spec"
+        elif hasattr(member, "act"):
+            kind = "policy"
+        else:
+            raise ValueError(f"a pool member is a policy spec or a policy with act(state), got {member!r}; "
+                             f"add a learner's snapshot with add_snapshot")  # fmt: skip
+        name = self._new_name(name if name is not None else spec_name(member))
+        self._members[name] = Member(name, kind, member)
+        return name
+
+    def add_snapshot(self, snapshot: Any, name: str | None = None) -> str:
+        """Freeze the learner as a member: an SB3 model (saved now) or a file (copied now, so a later save
+        over that path leaves the snapshot as it was). Returns its name (``snapshot-K`` by default).
+
+        Beyond ``max_snapshots`` the oldest snapshot leaves the pool.
+        """
+        number = self._snapshots_added + 1
+        name = self._new_name(name if name is not None else f"snapshot-{number}")
+        target = self.folder / f"{number:04d}-{_file_safe(name)}"
+        if isinstance(snapshot, (str, os.PathLike)):
+            source = Path(snapshot)
+            if not source.is_file():
+                raise FileNotFoundError(f"no snapshot file at {source}")
+            target = target.with_suffix(source.suffix)
+            shutil.copyfile(source, target)
+        elif callable(getattr(snapshot, "save", None)):
+            target = target.with_suffix(".zip")
+            snapshot.save(target)
+        else:
+            raise TypeError(f"a snapshot is an SB3 model or a path to a saved one, got {type(snapshot).__name__}")
+        self._snapshots_added = number
+        self._members[name] = Member(name, "snapshot", str(target))
+        while len(self.snapshots) > self.max_snapshots:
+            self._drop(self.snapshots[0])
+        return name
+
+    def _drop(self, name: str) -> None:
+        member = self._members.pop(name)
+        self._loaded.pop(name, None)
+        Path(member.source).unlink(missing_ok=True)
+
+    def _new_name(self, name: str) -> str:
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"a member's name is a non-empty string, got {name!r}")
+        if name in self._members:
+            raise ValueError(f"the pool already has a member named {name!r}; give another name")
+        return name
+
+    def _member(self, name: str) -> Member:
+        member = self._members.get(name)
+        if member is None:
+            raise KeyError(f"no member {name!r} in the pool; it has: {', '.join(self._members)}")
+        return member
+
+    # ------------------------------------------------------ what envs call
+    def opponent(self, name: str) -> Any:
+        """What member ``name`` plays with: its spec, its policy object, or its snapshot's batched callable."""
+        member = self._member(name)
+        if member.kind != "snapshot":
+            return member.source
+        if name not in self._loaded:
+            self._loaded[name] = self.snapshot_loader(member.source)
+        return self._loaded[name]
+
+    def weights(self) -> np.ndarray:
+        """The probability of each member (in :attr:`names` order) at the next :meth:`sample`."""
+        members = list(self._members.values())
+        n = len(members)
+        if self.sampling == "pfsp":
+            w = np.array([max(self.pfsp_floor, (1 - m.score_rate) ** self.pfsp_power) for m in members])
+            if not w.sum() > 0:  # power > 0 and floor 0 with every rate 1: nothing is left to prefer
+                w = np.ones(n)
+            return w / w.sum()
+        p = np.full(n, 1 / n)
+        snapshots = [i for i, m in enumerate(members) if m.kind == "snapshot"]
+        if self.sampling == "latest" and snapshots:
+            p *= 1 - self.latest_share
+            p[snapshots[-1]] += self.latest_share
+        return p
+
+    def sample(self) -> str:
+        """The name of the member that plays the next game."""
+        names = self.names
+        return names[int(self.rng.choice(len(names), p=self.weights()))]
+
+    def record(self, name: str, score: float) -> None:
+        """The learner scored ``score`` (1 win, 0.5 draw, 0 loss) in a game against ``name``.
+
+        A member dropped meanwhile (an old snapshot) is ignored: its game ended after it left.
+        """
+        if score not in (0, 0.5, 1):
+            raise ValueError(f"a game's score is 0, 0.5 or 1 (the learner's), got {score!r}")
+        member = self._members.get(name)
+        if member is not None:
+            member.results[{1: 0, 0.5: 1, 0: 2}[score]] += 1
+
+    def results(self) -> dict[str, tuple[int, int, int]]:
+        """The learner's wins, draws and losses against each member."""
+        return {m.name: tuple(m.results) for m in self._members.values()}
+
+    def __repr__(self) -> str:
+        return f"OpponentPool({len(self._members)} members, {len(self.snapshots)} snapshots, sampling={self.sampling!r})"
+
+    # ------------------------------------------------------- persistence
+    def save(self, folder: str | os.PathLike) -> Path:
+        """Write the pool to ``folder`` (``pool.json`` and ``snapshots/``); returns the json file's path.
+
+        Policy objects cannot be written: they are named, and :meth:`load` takes them back by name.
+        """
+        folder = Path(folder)
+        (folder / "snapshots").mkdir(parents=True, exist_ok=True)
+        members = []
+        for m in self._members.values():
+            entry: dict[str, Any] = {"name": m.name, "kind": m.kind, "results": m.results}
+            if m.kind == "spec":
+                entry["spec"] = list(m.source) if isinstance(m.source, tuple) else m.source
+            elif m.kind == "snapshot":
+                entry["file"] = Path(m.source).name
+                shutil.copyfile(m.source, folder / "snapshots" / entry["file"])
+            members.append(entry)
+        keep = {e["file"] for e in members if "file" in e}
+        for old in (folder / "snapshots").iterdir():  # snapshots dropped since an earlier save to this folder
+            if old.name not in keep:
+                old.unlink()
+        state = {
+            "format": FORMAT, "sampling": self.sampling, "latest_share": self.latest_share,
+            "pfsp_power": self.pfsp_power, "pfsp_floor": self.pfsp_floor, "max_snapshots": self.max_snapshots,
+            "snapshots_added": self._snapshots_added, "rng": self.rng.bit_generator.state, "members": members,
+        }  # fmt: skip
+        path = folder / "pool.json"
+        part = path.with_suffix(".json.part")
+        part.write_text(json.dumps(state, indent=1))
+        os.replace(part, path)  # a run killed while saving keeps the previous pool whole
+        return path
+
+    @classmethod
+    def load(
+        cls, folder: str | os.PathLike, snapshot_loader: Callable[[str], Any] | None = None,
+        policies: dict[str, Any] | None = None,
+    ) -> OpponentPool:  # fmt: skip
+        """The pool :meth:`save` wrote to ``folder``, drawing on where it stopped.
+
+        ``policies`` gives back the policy objects by name; ``snapshot_loader`` as in the constructor.
+        """
+        folder = Path(folder)
+        path = folder / "pool.json"
+        try:
+            state = json.loads(path.read_text())
+        except FileNotFoundError:
+            raise FileNotFoundError(f"no saved opponent pool in {folder} (no pool.json)") from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not a saved opponent pool: {exc}") from None
+        if not isinstance(state, dict) or state.get("format") != FORMAT:
+            raise ValueError(f"{path} is not an opponent pool of format {FORMAT}")
+        pool = cls(["random"], state["sampling"], None, state["latest_share"], state["pfsp_power"],
+                   state["pfsp_floor"], state["max_snapshots"], snapshot_loader)  # fmt: skip
+        pool._members.clear()
+        policies = dict(policies or {})
+        for entry in state["members"]:
+            name, kind = entry["name"], entry["kind"]
+            if kind == "spec":
+                spec = entry["spec"]
+                source = tuple(spec) if isinstance(spec, list) else spec
+            elif kind == "policy":
+                if name not in policies:
+                    raise ValueError(f"the saved pool has the policy object {name!r}: pass it back, "
+                                     f"OpponentPool.load(..., policies={{{name!r}: policy}})")  # fmt: skip
+                source = policies[name]
+            elif kind == "snapshot":
+                file = folder / "snapshots" / entry["file"]
+                if not file.is_file():
+                    raise FileNotFoundError(f"the saved pool's snapshot {name!r} is missing: {file}")
+                source = str(pool.folder / entry["file"])
+                shutil.copyfile(file, source)
+            else:
+                raise ValueError(f"{path}: unknown member kind {kind!r}")
+            pool._members[name] = Member(name, kind, source, [int(x) for x in entry["results"]])
+        pool._snapshots_added = int(state["snapshots_added"])
+        pool.rng.bit_generator.state = state["rng"]
+        return pool
+
+
+def _file_safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:60]
