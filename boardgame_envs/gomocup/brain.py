@@ -17,7 +17,11 @@ Commands (case-insensitive):
 * ``PLAY x,y`` (the manager plays our move for us) -> ``x,y``; ``TAKEBACK x,y`` (the last
   stone) -> ``OK``; ``ABOUT`` -> ``name="...", version="...", author="...", country="..."``;
 * ``INFO key value``: ``rule``, ``timeout_turn``, ``timeout_match``, ``time_left``,
-  ``max_memory``, ``game_type``, ``folder`` are kept; other keys are ignored; no answer;
+  ``max_memory``, ``game_type``, ``folder`` are kept; other keys are ignored. ``INFO`` never
+  gets an answer (a manager would read it as the answer to its next command): a number out of
+  range is clamped (times to 0..:data:`UNLIMITED_MS`, the protocol's "no limit"; memory to
+  0..:data:`MAX_MEMORY`), and a value we cannot use (not a number, a negative rule, a rule the
+  position breaks) is let go with a ``MESSAGE`` line, which managers show and never take for an answer;
 * ``END`` (or the end of input) stops the brain; anything else -> ``UNKNOWN ...``.
 
 ``x`` is the column and ``y`` the row, from 0, row 0 at the top: our action ``y * n + x``
@@ -27,7 +31,8 @@ bit 4 is set, else standard if bit 1 is, else freestyle.
 
 Invariant: a command we cannot obey (malformed, out of order, a move on an occupied or
 off-board point, a point forbidden for black under renju, a move that would end the game
-before we answer) gets one ``ERROR message`` line and leaves the brain as it was. Under
+before we answer) gets one ``ERROR message`` line (``INFO``: a ``MESSAGE`` line) and leaves
+the brain as it was. Under
 renju a ``BOARD`` position is replayed in an order where every black stone was legal.
 
 Time: a policy with a ``time_limit`` attribute (``MCTSPolicy``, ``AlphaBetaPolicy``)
@@ -51,6 +56,7 @@ from boardgame_envs.gomocup import swap2
 from boardgame_envs.gomocup.protocol import (
     MAX_LINE_BYTES,
     ProtocolError,
+    clamped_int,
     clip,
     format_point,
     legal_order,
@@ -61,7 +67,8 @@ from boardgame_envs.gomocup.protocol import (
     rule_from_bits,
 )  # fmt: skip
 
-UNLIMITED_MS = 2147483647  # time_left when the match has no time limit
+UNLIMITED_MS = 2147483647  # time_left when the match has no time limit; INFO times are clamped to it
+MAX_MEMORY = 2**63 - 1  # INFO max_memory is clamped to this many bytes
 MOVES_TO_GO = 20  # a move may spend this fraction of the match time left
 SAFETY, OVERHEAD_S, MIN_THINK_S = 0.8, 0.03, 0.005
 MIN_SIZE, MAX_SIZE = GAMES["gomoku"].sizes
@@ -302,9 +309,16 @@ class Brain:
             if key == "folder":
                 self.info[key] = value
             return None  # unknown keys (evaluate, ...) are ignored, as the protocol asks
-        number = read_int(value, f"INFO {shown(key)}")
-        if key == "rule":
-            self._set_rule(number)
+        high = MAX_MEMORY if key in ("max_memory", "game_type") else UNLIMITED_MS
+        try:
+            number = clamped_int(value, f"INFO {shown(key)}", 0, high)
+            if key == "rule":
+                if value.strip().startswith("-"):
+                    raise ProtocolError(f"INFO rule needs a bitmask of at least 0, got '{shown(value)}'")
+                self._set_rule(number)
+        except (CommandError, ProtocolError) as exc:
+            self.write(f"MESSAGE {exc}; ignored")
+            return None
         self.info[key] = number
         return None
 

@@ -45,6 +45,8 @@ CLIP_CHARS = 80  # how much of a bad field an error message quotes
 _NUMBER = rf"-?\d{{1,{MAX_DIGITS}}}"
 _POINT = re.compile(rf"^\s*({_NUMBER})\s*,\s*({_NUMBER})\s*$")
 _INTEGER = re.compile(rf"^\s*{_NUMBER}\s*$")
+_ANY_INTEGER = re.compile(r"^\s*([+-]?)0*(\d+)\s*$")
+_EXACT_DIGITS = 18  # a clamped integer with more digits than this is past any bound it is clamped to
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -70,6 +72,21 @@ def read_int(text: str, what: str) -> int:
         shown = clip(printable(text.strip()))
         raise ProtocolError(f"{what} needs an integer of at most {MAX_DIGITS} digits, got '{shown}'")
     return int(text)
+
+
+def clamped_int(text: str, what: str, low: int, high: int) -> int:
+    """The integer in ``text`` (any number of digits) clamped to ``low..high``; :class:`ProtocolError` if not one.
+
+    For values whose size is the sender's business (``INFO`` times and memory), where a
+    refusal would be an answer the protocol does not expect; ``high`` has at most 18 digits.
+    """
+    match = _ANY_INTEGER.match(text)
+    if match is None:
+        raise ProtocolError(f"{what} needs an integer, got '{clip(printable(text.strip()))}'")
+    sign, digits = match.groups()
+    if len(digits) > _EXACT_DIGITS:  # never handed to int(): past every bound, and int() refuses 4,301 digits
+        return low if sign == "-" else high
+    return min(max(int(sign + digits), low), high)
 
 
 _INFO_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")

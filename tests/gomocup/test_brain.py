@@ -53,7 +53,7 @@ def test_transcript():
         ("INFO timeout_turn 1000", []),
         ("INFO rule 4", []),
         ("INFO evaluate 3,3", []),
-        ("INFO max_memory lots", ["ERROR INFO max_memory needs an integer of at most 9 digits, got 'lots'"]),
+        ("INFO max_memory lots", ["MESSAGE INFO max_memory needs an integer, got 'lots'; ignored"]),
         ("BEGIN", ["4,4"]),
         ("TURN 4,4", ["ERROR TURN 4,4 is illegal: e5 is occupied (by black)"]),
         ("TURN 9,0", ["ERROR 9,0 is off the 9x9 board: x and y must be in 0..8"]),
@@ -111,7 +111,7 @@ def test_rule_switch_that_the_game_breaks_is_refused():
     assert out == ["OK", "5,4"] and brain.rule == "freestyle"
     out.clear()
     brain.handle("INFO rule 4")
-    assert out == ["ERROR cannot switch to renju: e5 is forbidden for black: double-three"]
+    assert out == ["MESSAGE cannot switch to renju: e5 is forbidden for black: double-three; ignored"]  # no answer
     assert brain.rule == "freestyle" and brain.state.game.rule == "freestyle"
     brain.handle("INFO rule 1")
     assert out[1:] == [] and brain.state.game.rule == "standard"

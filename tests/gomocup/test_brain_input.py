@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardgame_envs.gomocup import Brain, LauncherError, serve, write_launcher
+from boardgame_envs.gomocup.brain import MAX_MEMORY, UNLIMITED_MS, move_time
 from boardgame_envs.gomocup.protocol import MAX_LINE_BYTES
-from boardgame_envs.policies import RandomPolicy
+from boardgame_envs.policies import MCTSPolicy, RandomPolicy
 
 HUGE = "7" * 4301  # one digit past what int() reads by default
 
@@ -28,7 +29,6 @@ def run(lines, policy=None):
 
 @pytest.mark.parametrize("line", [
     f"TURN {HUGE},3", f"PLAY 3,{HUGE}", f"TAKEBACK {HUGE},{HUGE}", f"RECTSTART {HUGE},9", f"START {HUGE}",
-    f"INFO timeout_turn {HUGE}", f"INFO rule -{HUGE}",
 ])  # fmt: skip
 def test_huge_numbers_are_one_short_error_and_the_brain_goes_on(line):
     out, brain = run(["START 9", "BEGIN", line, "TURN 0,0"])
@@ -36,6 +36,36 @@ def test_huge_numbers_are_one_short_error_and_the_brain_goes_on(line):
     assert out[2].startswith("ERROR") and len(out[2]) < 300
     assert "more characters" in out[2] or line.startswith("PLAY")  # (PLAY is refused first: not our turn)
     assert not out[3].startswith("ERROR") and len(brain.moves) == 3
+
+
+@pytest.mark.parametrize("line, key, kept", [
+    ("INFO time_left 2147483647", "time_left", UNLIMITED_MS),  # the protocol's own "no limit"
+    ("INFO timeout_match 2147483647", "timeout_match", UNLIMITED_MS),
+    ("INFO max_memory 1073741824", "max_memory", 1073741824),  # 1 GB: ten digits
+    ("INFO max_memory 68719476736", "max_memory", 68719476736),  # 64 GB
+    (f"INFO timeout_turn {HUGE}", "timeout_turn", UNLIMITED_MS),  # absurd: clamped
+    ("INFO time_left 99999999999999999999999", "time_left", UNLIMITED_MS),
+    ("INFO time_left -5", "time_left", 0),
+    (f"INFO max_memory {HUGE}", "max_memory", MAX_MEMORY),
+    ("INFO max_memory lots", "max_memory", None),  # unreadable: let go, said in a MESSAGE
+    (f"INFO rule -{HUGE}", "rule", None),
+], ids=lambda value: value[:40] if isinstance(value, str) else None)  # fmt: skip
+def test_info_never_gets_an_answer_and_absurd_values_are_clamped(line, key, kept):
+    # A manager reads the line after its next command as that command's answer: an ERROR
+    # to INFO would be taken for a move. Only MESSAGE lines, which every manager skips, may come.
+    out, brain = run(["START 9", "BEGIN", line, "TURN 0,0"])
+    assert out[0] == "OK" and len(out) >= 3, out
+    assert all(reply.startswith("MESSAGE ") and len(reply) < 300 for reply in out[2:-1]), out
+    assert not out[-1].startswith(("ERROR", "MESSAGE")) and len(brain.moves) == 3, out
+    assert brain.info.get(key) == kept
+    if kept is None:
+        assert len(out) == 4 and "ignored" in out[2], out
+
+
+def test_unlimited_time_left_means_no_limit():
+    timed = MCTSPolicy(simulations=20, time_limit=30.0, seed=0)
+    out, _ = run(["START 9", "INFO timeout_turn 5000", "INFO time_left 2147483647", "BEGIN"], timed)
+    assert len(out) == 2 and timed.time_limit == pytest.approx(move_time(5000, None, None))
 
 
 def test_huge_board_lines_are_refused_and_change_nothing():

@@ -70,6 +70,21 @@ def test_full_games_against_our_brain(our_brain, rule):
     assert "> BEGIN" in transcript and "> RESTART" in transcript and "< OK" in transcript
 
 
+def test_our_brain_plays_on_under_the_unlimited_time_left(our_brain):
+    # INFO time_left 2147483647 is the protocol's "no limit" (ten digits); INFO max_memory of a
+    # gigabyte or more too. An ERROR to either was read as the answer to the next move: a forfeit.
+    info = {"time_left": 2147483647, "max_memory": 4 * 2**30}
+    engine = GomocupEngine(our_brain.argv, turn_time_ms=5000, tolerance_ms=30_000, start_timeout_ms=120_000,
+                           info=info)  # fmt: skip
+    for seat in range(2):
+        env_fn = functools.partial(gomoku_v0.raw_env, board_size=9, rule="renju")
+        players = (engine, RandomPolicy(seed=seat)) if seat == 0 else (RandomPolicy(seed=seat), engine)
+        winner, moves = play_game(env_fn, *players)
+        assert len(moves) >= 9 and winner in (0, 1, 2)  # a forfeit ends the game at the engine's first move
+    assert not any(line.startswith("< ERROR") for line in engine.transcript), engine.transcript
+    engine.close()
+
+
 def test_board_mid_game_then_takeback(our_brain):
     # A renju position the engine has never seen: RESTART, then BOARD in an order our brain accepts.
     env = env_from(DOUBLE_THREE, rule="renju")
