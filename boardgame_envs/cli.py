@@ -131,8 +131,6 @@ def replay(args: argparse.Namespace) -> int:
 
     An SGF record (``.sgf``) goes to :func:`replay_record`.
     """
-    from pathlib import Path
-
     if str(args.file).lower().endswith(".sgf"):
         return replay_record(args)
     if args.moves is not None:
@@ -140,16 +138,10 @@ def replay(args: argparse.Namespace) -> int:
 
     from boardgame_envs.games.catalog import game_info
     from boardgame_envs.render import Board, animate
-    from boardgame_envs.render.animation import parse_moves
+    from boardgame_envs.ui.replay import read_move_list, result_line
 
     game = game_info(args.game).game(args.board_size, args.win_length, args.rule)
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read {args.file!r}: {exc}") from None
-    from boardgame_envs.ui.replay import result_line
-
-    moves = parse_moves(text, game.size)
+    moves = read_move_list(args.file, game.size)  # bounded as a record is; bad moves quoted short
     board = Board.from_moves(game, moves)  # an illegal move: IllegalMoveError (a ValueError) naming it
     state = board.to_state()
     # The same result line as an SGF record's; an unfinished list says whose move it is.

@@ -1,5 +1,10 @@
 """Step through a saved game (an SGF record) in the terminal: ``boardgame-envs replay FILE``.
 
+A game written as a move list (``h8 i9 j10 ...``) is read by :func:`read_move_list`, within
+the same size limit as an SGF record (:data:`~boardgame_envs.arena.records.MAX_SGF_BYTES`),
+and a move it cannot read is quoted as a short excerpt: neither an endless file nor a huge
+token reaches memory or the terminal whole.
+
 Enter or ``n`` shows the next move, ``p`` the previous one, a number jumps to
 the position after that many moves, ``q`` (or the end of input) quits. The
 board is the env's ``ansi`` rendering; :func:`position` gives the game state
@@ -15,15 +20,50 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from boardgame_envs.arena.records import GameRecord
+import os
+
+from boardgame_envs.arena.records import MAX_SGF_BYTES, GameRecord
 from boardgame_envs.envs.opening_env import render_opening_text
 from boardgame_envs.envs.text import render_ansi
 from boardgame_envs.games.mnk import MNKGame
-from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.notation import parse_point, point_name
 from boardgame_envs.games.opening_rules import CHOOSE, OFFER
 from boardgame_envs.ui.escape import printable
 
 KEYS = "Enter/n: next, p: previous, NUMBER: go to move, q: quit"
+EXCERPT_CHARS = 20  # how much of a move that cannot be read an error quotes (no point name is longer than 5)
+
+
+def read_move_list(path: str | os.PathLike, n: int, limit: int = MAX_SGF_BYTES) -> list[int]:
+    """The actions of the move list at ``path`` (names like ``h8``, black first) on an ``n x n`` board.
+
+    Moves are separated by spaces, commas or line breaks. At most ``limit`` bytes are read
+    (an endless file such as ``/dev/zero`` is refused after that many); raises ``ValueError``
+    in one line naming the file: unreadable, over the limit, not UTF-8, or the first move
+    that is not a point (quoted whole if short, else as an excerpt).
+    """
+    where = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as exc:
+        raise ValueError(f"cannot read {where!r}: {exc.strerror}") from None
+    if len(data) > limit:
+        raise ValueError(f"{where}: over the {limit:,}-byte limit for a game record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    actions = []
+    for i, token in enumerate(text.replace(",", " ").split(), start=1):
+        try:
+            actions.append(parse_point(token, n))
+        except ValueError as exc:
+            if len(token) <= EXCERPT_CHARS:
+                raise ValueError(f"{where}: move {i}: {printable(str(exc))}") from None
+            excerpt = printable(f"{token[:EXCERPT_CHARS]}... ({len(token) - EXCERPT_CHARS} more characters)")
+            raise ValueError(f"{where}: move {i}: cannot read '{excerpt}' as a point: write it like 'h8'") from None
+    return actions
 
 
 def position(record: GameRecord, moves: int) -> Any:
