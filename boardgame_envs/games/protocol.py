@@ -15,6 +15,17 @@ module, an env module, and its line in :mod:`boardgame_envs.games.catalog`.
 Players are numbered 1 (the first player) and 2; 0 is nobody (``winner`` of
 a draw or of a game still going).
 
+**A finished game reports its outcome by** :meth:`State.returns` (and
+``winner``), **never by who moved last.** Once ``terminal`` is True,
+``returns()`` is final, ``winner`` is the player it favours (0 for a draw),
+``legal_mask()`` is all False, and ``to_move`` means nothing: in some games the
+player who ends the game loses (a misère game, a move that completes a
+forbidden line), so a search scores an end by :func:`outcome_for` for the
+player it searches for (the one who was to move before the last move), and
+never reads ``to_move`` of a finished state. Turns need not alternate either
+(a player may move twice in a row under an opening rule), so a search compares
+a child's ``to_move`` with its own player instead of negating at every ply.
+
 A family of games may also have numba kernels over flat arrays for the hot
 paths (the m,n,k family's batched engine, PUCT and alpha-beta); a game names
 its family in ``game.family``, :func:`kernels_of` says whether a family's
@@ -84,8 +95,8 @@ class State(Protocol):
     """A position of a :class:`Game`; change it only through :meth:`play`."""
 
     game: Any
-    to_move: int  # 1 or 2; meaningless once terminal
-    winner: int  # 1 or 2 once won, 0 while playing or after a draw
+    to_move: int  # 1 or 2 while playing; unspecified once terminal (never read it there)
+    winner: int  # the player returns() favours once terminal (0: a draw); 0 while playing
     terminal: bool
     num_moves: int
     last_move: int  # the last cell played, as a flat board index (-1 before the first move)
@@ -116,7 +127,10 @@ class State(Protocol):
         ...
 
     def returns(self) -> tuple[float, float]:
-        """Final rewards ``(first, second)``: +1 win, -1 loss, 0 draw or unfinished."""
+        """Final rewards ``(first, second)``: +1 win, -1 loss, 0 draw or unfinished.
+
+        THE outcome: every search and every env scores an end by it (see :func:`outcome_for`).
+        """
         ...
 
 
@@ -136,6 +150,15 @@ def returns_of(winner: int) -> tuple[float, float]:
     if winner == SECOND:
         return -1.0, 1.0
     return 0.0, 0.0
+
+
+def outcome_for(state: Any, player: int) -> float:
+    """What the finished ``state`` gives ``player`` (1 or 2): ``state.returns()[player - 1]``.
+
+    How every search scores an end, for the player it searches for; never by
+    who moved last, since the player who ends a game may be the one who loses.
+    """
+    return float(state.returns()[player - 1])
 
 
 def cell_symmetries(game: Any) -> Sequence[np.ndarray]:

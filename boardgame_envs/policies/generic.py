@@ -6,17 +6,25 @@ The built-in policies (:class:`~boardgame_envs.policies.mcts.MCTSPolicy`,
 :class:`~boardgame_envs.policies.greedy.GreedyPolicy`) run their numba
 kernels on the m,n,k family and these functions on every other game, with
 the same arguments and the same meaning of a budget. They use only
-``clone``, ``play``, ``legal_actions``, ``terminal`` and ``winner``, plus two
-optional fast paths a game may offer on its states:
+``clone``, ``play``, ``legal_actions``, ``terminal``, ``to_move`` and
+``returns``, plus two optional fast paths a game may offer on its states:
 
 * ``rollout(seed) -> winner``: a uniformly random playout to the end, in a
-  kernel (else one is played through ``clone``/``play``);
+  kernel (else one is played through ``clone``/``play``); a game whose
+  returns are not those of a winner (:func:`~boardgame_envs.games.protocol.returns_of`)
+  returns them instead, as a pair;
 * ``evaluate() -> float`` in [-1, 1]: a heuristic value for the player to move
   (else 0), which alpha-beta scores its leaves with;
 
 and alpha-beta's transposition table keys a position by ``search_key()`` where
 a state has one (a state whose board and player to move do not tell it apart:
 a step of a tournament opening), else by the board and the player to move.
+
+Every search scores a finished game by its ``returns()`` for the player it
+searches for (:func:`~boardgame_envs.games.protocol.outcome_for`), never as a
+win for whoever moved last: in some games the player who ends the game loses.
+Nor do they assume that turns alternate: a child's value is negated only when
+its player to move is the other one.
 
 A budget is a count (simulations, nodes), never time, so a named player plays
 the same moves on every machine.
@@ -29,22 +37,25 @@ from typing import Any
 
 import numpy as np
 
+from boardgame_envs.games.protocol import outcome_for, returns_of
+
 WIN, LOSS, UNPROVEN = 1, -1, 0
 WIN_SCORE = 1_000_000  # alpha-beta: a win in p plies scores WIN_SCORE - p
 
 
-def random_playout(state: Any, rng: np.random.Generator) -> int:
-    """The winner (0: a draw) of uniformly random play from ``state``, which is left unchanged."""
+def random_playout(state: Any, rng: np.random.Generator) -> tuple[float, float]:
+    """The returns ``(first, second)`` of uniformly random play from ``state``, which is left unchanged."""
     if state.terminal:
-        return state.winner
+        return tuple(state.returns())
     fast = getattr(state, "rollout", None)
     if fast is not None:
-        return fast(int(rng.integers(2**31)))
+        result = fast(int(rng.integers(2**31)))
+        return tuple(result) if isinstance(result, tuple) else returns_of(int(result))
     state = state.clone()
     while not state.terminal:
         legal = state.legal_actions()
         state.play(int(legal[rng.integers(len(legal))]))
-    return state.winner
+    return tuple(state.returns())
 
 
 class _Node:
@@ -60,8 +71,9 @@ class _Node:
         self.visits = 0
         self.value = 0.0  # summed rewards for ``mover``
         self.proof = UNPROVEN  # WIN: the move into this node wins for ``mover``; LOSS: it loses
-        if state.terminal and state.winner:
-            self.proof = WIN if state.winner == mover else LOSS
+        if state.terminal:
+            result = outcome_for(state, mover)
+            self.proof = WIN if result > 0 else LOSS if result < 0 else UNPROVEN
 
 
 def mcts(state: Any, simulations: int, c: float, rng: np.random.Generator, solver: bool = True,
@@ -70,11 +82,11 @@ def mcts(state: Any, simulations: int, c: float, rng: np.random.Generator, solve
 
     Each simulation walks the tree by UCB1 (``mean + c * sqrt(ln N / n)``,
     unvisited children first), adds one child, plays a random playout from it
-    and backs the result up: +1 for a win of the player who moved into a node,
-    -1 for a loss, ``draw`` for a draw. With ``solver`` (MCTS-Solver) a move
-    into a won position is proven, a position all of whose moves are proven
-    losses is proven, and proven positions are not searched again; the search
-    stops once the root is decided.
+    and backs the result up: each node gets the playout's return for the
+    player who moved into it (+1 a win, -1 a loss), ``draw`` for a draw. With
+    ``solver`` (MCTS-Solver) a move into a won position is proven, a position
+    all of whose moves are proven losses is proven, and proven positions are
+    not searched again; the search stops once the root is decided.
     """
     root = _Node(state, 3 - state.to_move, rng)
     done = 0
@@ -93,10 +105,11 @@ def mcts(state: Any, simulations: int, c: float, rng: np.random.Generator, solve
             node.children[action] = child
             node = child
             path.append(node)
-        winner = random_playout(node.state, rng)
+        result = random_playout(node.state, rng)
         for n in reversed(path):
             n.visits += 1
-            n.value += draw if winner == 0 else (1.0 if winner == n.mover else -1.0)
+            reward = result[n.mover - 1]
+            n.value += draw if reward == 0 else reward
         if solver:
             _prove(path)
     num_actions = state.game.num_actions
@@ -126,17 +139,19 @@ def _select(node: _Node, c: float, solver: bool) -> _Node:
 
 
 def _prove(path: list[_Node]) -> None:
-    """Propagate proofs up ``path`` (MCTS-Solver): a won child proves its parent lost, all lost children won."""
+    """Propagate proofs up ``path`` (MCTS-Solver): a child won for the player to move proves the node won
+    for that player, all children lost proves it lost; each proof is kept for the node's ``mover``."""
     for node in reversed(path):
         if node.proof != UNPROVEN or node.state.terminal:
             continue
-        proofs = [child.proof for child in node.children.values()]
+        proofs = [child.proof for child in node.children.values()]  # for the player to move here
         if WIN in proofs:
-            node.proof = LOSS  # the player to move here has a winning move: moving into here loses
+            proven = WIN  # the player to move here has a winning move
         elif not node.untried and proofs and all(p == LOSS for p in proofs):
-            node.proof = WIN
+            proven = LOSS
         else:
             break  # nothing proven here, so nothing above changes
+        node.proof = proven if node.state.to_move == node.mover else -proven
 
 
 def mcts_move(state: Any, simulations: int, c: float, rng: np.random.Generator) -> int:
@@ -174,11 +189,26 @@ def _evaluate(state: Any) -> float:
     return float(evaluate()) if evaluate is not None else 0.0
 
 
+def _end_score(state: Any, player: int, ply: int) -> float:
+    """A finished game ``ply`` plies below the root, scored for ``player``: ``WIN_SCORE - ply`` for a
+    win (a return of +1; sooner is better), ``-(WIN_SCORE - ply)`` for a loss (later is better), 0 a draw."""
+    result = outcome_for(state, player)
+    return float(result * WIN_SCORE - np.sign(result) * ply)
+
+
+def _child_value(child: Any, player: int, depth: int, ply: int, alpha: float, beta: float, budget: _Budget,
+                 table: dict[bytes, tuple[int, float, int, int]]) -> float:  # fmt: skip
+    """The value for ``player``, who has just moved, of the position ``child`` (within ``(alpha, beta)``)."""
+    if child.terminal:
+        return _end_score(child, player, ply)
+    if child.to_move == player:  # the same player moves again: no change of sides
+        return _negamax(child, depth, ply, alpha, beta, budget, table)
+    return -_negamax(child, depth, ply, -beta, -alpha, budget, table)
+
+
 def _negamax(state: Any, depth: int, ply: int, alpha: float, beta: float, budget: _Budget,
              table: dict[bytes, tuple[int, float, int, int]]) -> float:  # fmt: skip
-    """Negamax with alpha-beta and a transposition table; the value for the player to move."""
-    if state.terminal:
-        return 0.0 if state.winner == 0 else -(WIN_SCORE - ply)  # the player who just moved won
+    """Negamax with alpha-beta and a transposition table; the value of a live ``state`` for its player to move."""
     if depth == 0:
         return 1000.0 * _evaluate(state)
     budget.nodes -= 1
@@ -198,10 +228,11 @@ def _negamax(state: Any, depth: int, ply: int, alpha: float, beta: float, budget
         moves.remove(first)
         moves.insert(0, first)
     alpha0, best, best_move = alpha, -math.inf, moves[0]
+    me = state.to_move
     for action in moves:
         child = state.clone()
         child.play(action)
-        value = -_negamax(child, depth - 1, ply + 1, -beta, -alpha, budget, table)
+        value = _child_value(child, me, depth - 1, ply + 1, alpha, beta, budget, table)
         if value > best:
             best, best_move = value, action
         alpha = max(alpha, value)
@@ -223,13 +254,14 @@ def alphabeta_scores(state: Any, depth: int, nodes: int | None) -> tuple[np.ndar
     best_scores, reached = scores.copy(), 0
     budget = _Budget(10**12 if nodes is None else int(nodes))
     table: dict[bytes, tuple[int, float, int, int]] = {}
+    me = state.to_move
     for d in range(1, depth + 1):
         scores = np.full(state.game.num_actions, -np.inf)
         try:
             for action in moves:
                 child = state.clone()
                 child.play(action)
-                scores[action] = -_negamax(child, d - 1, 1, -math.inf, math.inf, budget, table)
+                scores[action] = _child_value(child, me, d - 1, 1, -math.inf, math.inf, budget, table)
         except _OutOfNodes:
             break
         best_scores, reached = scores, d
@@ -241,16 +273,19 @@ def alphabeta_scores(state: Any, depth: int, nodes: int | None) -> tuple[np.ndar
 
 # ---------------------------------------------------------------------- greedy
 def greedy_scores(state: Any) -> np.ndarray:
-    """One ply, for the player to move: 2 for a move that wins, -1.5 for one after which the opponent wins
-    at once (a block is any move that avoids that), else the heuristic value after the move in (-1, 1)
-    (0 for a draw); -inf for illegal moves."""
+    """One ply, for the player to move: a move that ends the game scores twice its return (2 a win, 0 a
+    draw, -2 a loss); a move after which the opponent can win at once -1.5 (a block is any move that avoids
+    that); else the heuristic value after the move in (-1, 1); -inf for illegal moves. A move after which
+    the same player moves again scores +1.5 if it can then win at once."""
     me = state.to_move
     scores = np.full(state.game.num_actions, -np.inf)
     for action in map(int, state.legal_actions()):
         child = state.clone()
         child.play(action)
         if child.terminal:
-            scores[action] = 2.0 if child.winner == me else 0.0
+            scores[action] = 2.0 * outcome_for(child, me)
+        elif child.to_move == me:
+            scores[action] = 1.5 if _wins_at_once(child) else 0.999 * _evaluate(child)
         elif _wins_at_once(child):
             scores[action] = -1.5
         else:
@@ -259,10 +294,11 @@ def greedy_scores(state: Any) -> np.ndarray:
 
 
 def _wins_at_once(state: Any) -> bool:
-    """Whether the player to move has a move that wins on the spot."""
+    """Whether the player to move has a move that ends the game in their win on the spot."""
+    me = state.to_move
     for reply in map(int, state.legal_actions()):
         child = state.clone()
         child.play(reply)
-        if child.winner == state.to_move:
+        if child.terminal and outcome_for(child, me) > 0:
             return True
     return False

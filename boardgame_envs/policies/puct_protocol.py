@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import kernels_of, outcome_for
 from boardgame_envs.policies.kernels import rules_of
 from boardgame_envs.policies.puct import (
     DRAWN,
@@ -196,7 +196,7 @@ class ProtocolForest(LockstepSearch):
             after = state.clone()
             after.play(action)
             if after.terminal:
-                if after.winner == me:
+                if outcome_for(after, me) > 0:
                     leaf.expand([action], np.ones(1))
                     leaf.child(0, WON, after)
                     leaf.outcome = _outcome_for(leaf, WON, me)
@@ -334,8 +334,9 @@ class ProtocolForest(LockstepSearch):
 
 
 def _terminal_outcome(state: Any, player: int) -> int:
-    """A finished game's result for ``player``."""
-    return DRAWN if state.winner == 0 else (WON if state.winner == player else LOST)
+    """A finished game's result for ``player``, by its returns (the player who ends a game may lose it)."""
+    result = outcome_for(state, player)
+    return WON if result > 0 else LOST if result < 0 else DRAWN
 
 
 def _wins_at_once(state: Any) -> bool:
@@ -344,7 +345,7 @@ def _wins_at_once(state: Any) -> bool:
     for action in state.legal_actions().tolist():
         after = state.clone()
         after.play(action)
-        if after.terminal and after.winner == me:
+        if after.terminal and outcome_for(after, me) > 0:
             return True
     return False
 

@@ -1,0 +1,166 @@
+"""Every built-in search on a game where the player who ends it loses: scored by the rules, not by the last mover.
+
+"Avoid three" (tests/games/misere_game.py: three in a row LOSES) is solved here
+by a plain memoised negamax over the protocol; then, in every decided position
+reachable from the start, alpha-beta's proven values must equal the exact ones,
+greedy must take an immediate win and never make (or allow at once) a loss it
+can avoid, and MCTS / UCT must never prove a value that is wrong nor choose a
+proven-losing move where a better one exists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardgame_envs.games.protocol import outcome_for
+from boardgame_envs.policies import make_policy
+from boardgame_envs.policies.generic import LOSS, WIN, WIN_SCORE, greedy_scores, mcts
+from games.misere_game import AvoidThreeGame
+
+GAME = AvoidThreeGame()
+_values: dict[tuple[bytes, int], int] = {}
+
+
+def exact(state) -> int:
+    """The value (+1, 0, -1) of a live ``state`` for its player to move, by memoised negamax over the protocol."""
+    key = (state.board.tobytes(), state.to_move)
+    if key not in _values:
+        _values[key] = max(move_values(state).values())
+    return _values[key]
+
+
+def move_values(state) -> dict[int, int]:
+    """The exact value of each legal move for the player to move."""
+    me, out = state.to_move, {}
+    for action in map(int, state.legal_actions()):
+        child = state.clone()
+        child.play(action)
+        if child.terminal:
+            out[action] = int(outcome_for(child, me))
+        else:
+            out[action] = exact(child) if child.to_move == me else -exact(child)
+    return out
+
+
+def positions():
+    """Every live position reachable from the start, once each."""
+    seen, stack, out = set(), [GAME.new_state()], []
+    while stack:
+        state = stack.pop()
+        key = state.board.tobytes()
+        if key in seen or state.terminal:
+            continue
+        seen.add(key)
+        out.append(state)
+        for action in map(int, state.legal_actions()):
+            child = state.clone()
+            child.play(action)
+            stack.append(child)
+    return out
+
+
+POSITIONS = positions()
+DECIDED = [s for s in POSITIONS if exact(s) != 0]
+
+
+def test_the_game_punishes_the_player_who_ends_it():
+    #   a b c
+    # 1 X X *      X plays c1, completes the top row and so loses: O is the winner.
+    # 2 O O .
+    # 3 O . X
+    state = GAME.new_state()
+    for name in "a1 a2 b1 b2 c3 a3".split():
+        state.play(GAME.parse_action(name))
+    state.play(GAME.parse_action("c1"))
+    assert state.terminal and state.winner == 2 and state.returns() == (-1.0, 1.0)
+    assert len(POSITIONS) > 3000 and len(DECIDED) > 1000  # the oracle sees a real game, with decided positions
+    assert exact(GAME.new_state()) == 0  # misère tic-tac-toe is a draw (X takes the centre, then mirrors)
+
+
+def test_alphabeta_keeps_the_exact_value_in_every_decided_position():
+    policy = make_policy("alphabeta:nodes=none", seed=0)
+    wrong = []
+    for state in DECIDED:
+        scores = policy.move_scores(state)
+        truth = move_values(state)
+        for action, value in truth.items():
+            proven = abs(scores[action]) >= WIN_SCORE - 100
+            if proven and np.sign(scores[action]) != value:
+                wrong.append((state.board.tolist(), action, value, scores[action]))
+        if truth[int(np.argmax(scores))] != exact(state):
+            wrong.append((state.board.tolist(), "best", exact(state)))
+        # Full depth: the best move's score is proven, and proven for the exact value.
+        assert abs(scores.max()) >= WIN_SCORE - 100 and np.sign(scores.max()) == exact(state)
+    assert not wrong, wrong[:5]
+
+
+def test_alphabeta_plays_value_keeping_moves():
+    policy = make_policy("alphabeta:nodes=none", seed=1)
+    for state in DECIDED[::7]:
+        assert move_values(state)[policy.act(state)] == exact(state)
+
+
+def _ends_in_my_loss(state, action) -> bool:
+    child = state.clone()
+    child.play(action)
+    return child.terminal and outcome_for(child, state.to_move) < 0
+
+
+def _gives_a_win_at_once(state, action) -> bool:
+    child = state.clone()
+    child.play(action)
+    return not child.terminal and any(_wins_now(child, reply) for reply in map(int, child.legal_actions()))
+
+
+def _wins_now(state, action) -> bool:
+    child = state.clone()
+    child.play(action)
+    return child.terminal and outcome_for(child, state.to_move) > 0
+
+
+def test_greedy_takes_wins_and_never_makes_an_avoidable_loss_at_once():
+    policy = make_policy("greedy", seed=0)
+    for state in DECIDED:
+        legal = [int(a) for a in state.legal_actions()]
+        move = policy.act(state)
+        scores = greedy_scores(state)
+        if any(_wins_now(state, a) for a in legal):
+            assert _wins_now(state, move), state.board
+        safe = [a for a in legal if not _ends_in_my_loss(state, a) and not _gives_a_win_at_once(state, a)]
+        if safe:
+            assert move in safe, (state.board, move, safe)
+        for a in legal:
+            if _ends_in_my_loss(state, a):
+                assert scores[a] == -2.0  # a move that completes a line is a loss, not a win
+
+
+@pytest.mark.parametrize("solver", [True, False])
+def test_mcts_proofs_are_never_wrong(solver):
+    rng = np.random.default_rng(0)
+    for state in DECIDED[::3]:
+        visits, proofs = mcts(state, 60, 1.4, rng, solver=solver)
+        truth = move_values(state)
+        for action, value in truth.items():
+            if proofs[action] == WIN:
+                assert value == 1, (state.board, action)
+            elif proofs[action] == LOSS:
+                assert value == -1, (state.board, action)
+
+
+def test_mcts_never_chooses_a_proven_losing_move_where_a_better_one_exists():
+    policy = make_policy("mcts:simulations=400", seed=0)
+    for state in DECIDED:
+        if len(state.legal_actions()) > 5:
+            continue  # deep positions are not proven within the budget; their proofs are checked above
+        truth = move_values(state)
+        assert truth[policy.act(state)] == exact(state), state.board
+
+
+def test_uct_picks_value_keeping_moves_near_the_end():
+    policy = make_policy("uct:playouts=300", seed=0)
+    for state in DECIDED:
+        if len(state.legal_actions()) > 3:
+            continue
+        truth = move_values(state)
+        assert truth[policy.act(state)] == exact(state), state.board
