@@ -23,7 +23,8 @@ and sb3-contrib train on it in one process::
 batched call. SB3's conventions, from Gymnasium's same-step auto-reset:
 ``dones = terminated | truncated``; a finished game's last observation is in
 ``infos[i]["terminal_observation"]``; ``env_method("action_masks")`` gives the
-masks (sb3-contrib's ``get_action_masks``). Wrap it in SB3's ``VecMonitor`` for
+masks (sb3-contrib's ``get_action_masks``); with an opponent pool, a finished game's
+``infos[i]["opponent"]`` names the member it was played against. Wrap it in SB3's ``VecMonitor`` for
 episode statistics.
 
 This is the one module of the package that imports Stable-Baselines3 (the ``train`` extra,
@@ -116,6 +117,9 @@ class SB3VecEnv(VecEnv):
         if "illegal_action" in info:
             for g in np.flatnonzero(info["illegal_action"]):
                 infos[g]["illegal_action"] = True
+        if "final_opponent" in info:  # with an opponent pool: whom each finished game was played against
+            for g in np.flatnonzero(info["_final_opponent"]):
+                infos[g]["opponent"] = info["final_opponent"][g]
         return obs, rewards.astype(np.float32), dones, infos
 
     def close(self) -> None:
