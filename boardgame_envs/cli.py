@@ -10,11 +10,15 @@ from typing import Any
 
 from boardgame_envs.cliargs import (
     OneLineParser, PolicyList, add_engine_argument, add_game_arguments, add_opening_rule_argument, game_env_fn,
-    policy_arg, say_interrupted,
+    policy_arg, say_interrupted, unknown_game,
 )  # fmt: skip
 from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy
 from boardgame_envs.ui.escape import printable
+
+# rate and arena take their positional arguments in opposite orders; an unknown game names the order.
+RATE_ORDER = "rate takes POLICY, then GAME (e.g. boardgame-envs rate mcts tictactoe)"
+ARENA_ORDER = "arena takes GAME, then two or more POLICY (e.g. boardgame-envs arena tictactoe mcts random)"
 
 
 def check_fits(policy: Any, env: Any) -> None:
@@ -87,6 +91,10 @@ def arena(args: argparse.Namespace) -> int:
 def play(args: argparse.Namespace) -> int:
     from boardgame_envs.ui.terminal import play_terminal
 
+    if args.gui:
+        from boardgame_envs.ui.gui import check_display
+
+        check_display()  # before anything is built: no window would show, and the game would wait on it
     env_fn = game_env_fn(args, raw=True, render_mode="ansi")
     opponent = make_policy(args.opponent, seed=args.seed)
     check_fits(opponent, env_fn())  # bad board arguments fail here too, with the env's message
@@ -100,6 +108,18 @@ def play(args: argparse.Namespace) -> int:
         return 0
     play_terminal(env_fn, opponent, human_first=args.color in ("black", "first"))
     return 0
+
+
+def rate(args: argparse.Namespace) -> int:
+    """``rate POLICY GAME``: a GAME word that is neither a game nor a ladder is refused first, naming the
+    order (``arena`` takes the game first, and the two are easily swapped)."""
+    from boardgame_envs.games.catalog import GAMES
+    from boardgame_envs.ladder import cli as ladder_cli
+    from boardgame_envs.ladder.ladders import LADDERS
+
+    if args.game not in GAMES and args.game not in LADDERS:
+        raise ValueError(unknown_game(args.game, RATE_ORDER) + f"; ladders: {', '.join(LADDERS)}")
+    return ladder_cli.run_rate(args)
 
 
 def replay_record(args: argparse.Namespace) -> int:
@@ -177,8 +197,13 @@ def pbrain(args: argparse.Namespace) -> int:
     return serve(make_policy(args.policy, seed=args.seed), name=args.name)
 
 
+DESCRIPTION = """Board games for reinforcement learning (tic-tac-toe, gomoku, renju, connect four): play them,
+match policies, rate a policy on a calibrated ladder, train AlphaZero. 'boardgame-envs COMMAND -h' gives a
+command's arguments."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="boardgame-envs", description=__doc__)  # its subparsers: one-line errors too
+    parser = OneLineParser(prog="boardgame-envs", description=DESCRIPTION)  # its subparsers: one-line errors too
     sub = parser.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="play one game between two built-in policies and print it")
     add_game_arguments(d, default="gomoku")
@@ -191,20 +216,24 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=demo)
     p = sub.add_parser("play", help="play against a built-in policy in the terminal (or a window: --gui)")
     add_game_arguments(p)
-    p.add_argument("--opponent", default="alphabeta", type=policy_arg, metavar="POLICY")
-    p.add_argument("--color", default="black", choices=("black", "white", "first", "second"))
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--gui", action="store_true", help="play in a window (needs the gui extra: pygame)")
+    p.add_argument("--opponent", default="alphabeta", type=policy_arg, metavar="POLICY",
+                   help="who you play: any policy spec, a checkpoint (.pt) or pretrained:NAME (default alphabeta)")
+    p.add_argument("--color", default="black", choices=("black", "white", "first", "second"),
+                   help="your colour: black or first moves first (default black)")
+    p.add_argument("--seed", type=int, default=0, help="seeds the opponent's random choices (default 0)")
+    p.add_argument("--gui", action="store_true", help="play in a window (needs the gui extra: pygame, and a display)")
     add_opening_rule_argument(p)
     add_engine_argument(p)
     p.set_defaults(func=play)
     a = sub.add_parser("arena", help="play policies against each other; two: a match table, more: Elo")
-    add_game_arguments(a)
+    add_game_arguments(a, order=ARENA_ORDER)
     a.add_argument("policies", nargs="+", metavar="POLICY", type=policy_arg, action=PolicyList,
                    help="two or more policy specs (e.g. random, mcts:simulations=200, alphabeta:depth=4, run/latest.pt)")
-    a.add_argument("--games", type=int, default=50)
-    a.add_argument("--jobs", type=int, default=1)
-    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--games", type=int, default=50,
+                   help="games of the match (in a round robin: of each pair of policies), colours swapping (default 50)")
+    a.add_argument("--jobs", type=int, default=1,
+                   help="games at a time; local: at most the cores (default 1)")
+    a.add_argument("--seed", type=int, default=0, help="the match's seed: each game's seed comes from it (default 0)")
     a.add_argument("--openings", metavar="NAME|FILE", help="opening set (rif26, ...) or file, played in colour-swapped "
                    "pairs; default: rif26 on 15x15 renju, the balanced set on 15x15 and 9x9 freestyle; 'none': empty board")
     a.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early once an SPRT (alpha = beta = 0.05) decides")
@@ -236,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     lad.set_defaults(func=ladder_with_networks)
     r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95%% interval")
     ladder_cli.add_rate_arguments(r)
-    r.set_defaults(func=ladder_cli.run_rate)
+    r.set_defaults(func=rate)
     # Listed for -h; main() hands `bench ...` to the benchmark runner before this parser sees it.
     sub.add_parser("bench", help="run a benchmark (boardgame-envs bench -h lists them)", add_help=False)
     from boardgame_envs.alphazero import cli as az_cli  # imports no torch

@@ -9,6 +9,7 @@ ladder's name (``gomoku9``) and picks among the game's ladders.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -22,21 +23,67 @@ from boardgame_envs.policies.registry import check_spec
 GOMOKU = GAMES["gomoku"]
 
 
+MARKUP = re.compile(r"``(.+?)``")
+
+
+class PlainHelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, showing the docstrings' ``literal`` markup as plain text: some help comes from
+    docstrings (the trainer's options from its config's fields), and a terminal shows the backticks raw."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return super()._split_lines(MARKUP.sub(r"\1", text), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return super()._fill_text(MARKUP.sub(r"\1", text), width, indent)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Argument errors as one line on stderr and exit status 2 (``boardgame-envs rate: error: ...; see
-    boardgame-envs rate -h``), not argparse's usage block; subparsers inherit the class."""
+    boardgame-envs rate -h``), not argparse's usage block; help without reST markup. Subparsers inherit
+    the class (and so the formatter)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", PlainHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} -h\n")
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    """The positional game and ``--board-size / --win-length / --rule`` (gomoku only; defaults from the catalog)."""
+def unknown_game(word: str, order: str | None = None, names: tuple[str, ...] = tuple(GAMES)) -> str:
+    """The message for a GAME argument that names no game: the games, and ``order`` (the command's
+    positional arguments, e.g. ``rate POLICY GAME``) when given; a word that is a policy spec is said to be
+    one, since ``rate`` takes the policy first and ``arena`` the game first, and the two are easily swapped."""
+    try:
+        check_spec(word)
+        what = f"{word!r} is a policy, not a game"
+    except ValueError:
+        what = f"unknown game {word!r}"
+    takes = f": {order}" if order else ""
+    return f"{what}{takes}; games: {', '.join(names)}"
+
+
+def game_arg(order: str | None = None) -> Callable[[str], str]:
+    """argparse type of a positional GAME (a catalog name), refused with :func:`unknown_game`'s message."""
+
+    def parse(text: str) -> str:
+        if text not in GAMES:
+            raise argparse.ArgumentTypeError(unknown_game(text, order))
+        return text
+
+    return parse
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = None, order: str | None = None) -> None:
+    """The positional game and ``--board-size / --win-length / --rule`` (gomoku only; defaults from the catalog).
+
+    ``order`` says how the command takes its positional arguments (``arena takes GAME, then two or more
+    POLICY``), for the error of a word that is no game."""
     games = ", ".join(f"{name} ({info.summary})" for name, info in GAMES.items())
     if default is None:
-        parser.add_argument("game", choices=tuple(GAMES), metavar="GAME", help=games)
+        parser.add_argument("game", type=game_arg(order), metavar="GAME", help=games)
     else:
-        parser.add_argument("game", nargs="?", default=default, choices=tuple(GAMES), metavar="GAME",
+        parser.add_argument("game", nargs="?", default=default, type=game_arg(order), metavar="GAME",
                             help=f"{games}; default {default}")  # fmt: skip
     lo, hi = GOMOKU.sizes
     parser.add_argument("--board-size", type=int, default=None, help=f"gomoku: {lo}..{hi} (default {GOMOKU.default_size})")

@@ -17,6 +17,8 @@ drive it headless (``SDL_VIDEODRIVER=dummy``) by posting pygame events and ticki
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -39,6 +41,19 @@ BUTTON_FACE = (96, 78, 58)
 BUTTON_OFF = (70, 60, 50)
 IDLE_WAIT_MS = 1000  # an idle window wakes this often (for nothing but the loop's own checks)
 BUSY_WAIT_MS = 30  # while the worker thinks: how soon its answer is seen
+
+
+def check_display() -> None:
+    """Refuse (``ValueError``) where no window could be seen: on Linux and the BSDs with neither
+    ``DISPLAY`` nor ``WAYLAND_DISPLAY`` set, SDL falls back to its offscreen driver and the game would
+    wait on a window nobody sees. A ``SDL_VIDEODRIVER`` set by hand is trusted (``dummy`` keeps the
+    window in memory, as the tests do; ``kmsdrm`` draws on a console)."""
+    if os.environ.get("SDL_VIDEODRIVER") or sys.platform in ("darwin", "win32", "cygwin"):
+        return
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return
+    raise ValueError("no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set): "
+                     "play in the terminal (leave out --gui)")  # fmt: skip
 
 
 class PlayWindow:

@@ -221,3 +221,27 @@ def test_connect_four_in_the_window_clicks_a_column_anywhere(tmp_path):
         assert gui.moves[-1] == 3
     finally:
         gui.close()
+
+
+@pytest.mark.parametrize(("platform", "env", "refused"), [
+    ("linux", {}, True),
+    ("linux", {"DISPLAY": ":0"}, False),
+    ("linux", {"WAYLAND_DISPLAY": "wayland-0"}, False),
+    ("linux", {"SDL_VIDEODRIVER": "dummy"}, False),  # chosen by hand: trusted (the tests' own driver)
+    ("freebsd14", {}, True),
+    ("darwin", {}, False),
+    ("win32", {}, False),
+])  # fmt: skip
+def test_a_window_is_refused_only_where_none_could_show(platform, env, refused, monkeypatch):
+    from boardgame_envs.ui.gui import check_display
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr("sys.platform", platform)
+    if refused:
+        with pytest.raises(ValueError, match="no display"):
+            check_display()
+    else:
+        check_display()
