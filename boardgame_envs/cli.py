@@ -123,11 +123,14 @@ def rate(args: argparse.Namespace) -> int:
 
 
 def replay_record(args: argparse.Namespace) -> int:
-    """An SGF record (as ``arena --save-games`` writes): steps through it on a terminal, else prints a position."""
+    """A record (as ``arena --save-games`` writes: SGF, or a move-list record for a game SGF cannot hold): steps
+    through it on a terminal, else prints a position."""
     from boardgame_envs.arena.records import load
     from boardgame_envs.ui.replay import frame, header, replay_terminal
 
     record = load(args.file)
+    if args.gif and record.game:
+        raise ValueError(f"--gif draws m,n,k games only, not {record.game}; leave it out to step through the record")
     if args.gif:
         from boardgame_envs.games.mnk import MNKGame
         from boardgame_envs.render import animate
@@ -149,9 +152,11 @@ def replay_record(args: argparse.Namespace) -> int:
 def replay(args: argparse.Namespace) -> int:
     """A game written as a move list ("h8 i9 j10 ...", black first): its final position, or an animation with --gif.
 
-    An SGF record (``.sgf``) goes to :func:`replay_record`.
+    A record (``.sgf``, or a move-list record as the arena saves for other games) goes to :func:`replay_record`.
     """
-    if str(args.file).lower().endswith(".sgf"):
+    from boardgame_envs.arena.records import is_record
+
+    if str(args.file).lower().endswith(".sgf") or is_record(args.file):
         return replay_record(args)
     if args.moves is not None:
         raise ValueError("--moves steps through SGF records (arena --save-games); a move list shows its last position")
@@ -161,6 +166,9 @@ def replay(args: argparse.Namespace) -> int:
     from boardgame_envs.ui.replay import read_move_list, result_line
 
     game = game_info(args.game).game(args.board_size, args.win_length, args.rule)
+    if not hasattr(game, "size"):
+        raise ValueError(f"a bare move list is read for m,n,k games only, not {game.name}: replay the arena's "
+                         "record of the game (arena --save-games DIR)")
     moves = read_move_list(args.file, game.size)  # bounded as a record is; bad moves quoted short
     board = Board.from_moves(game, moves)  # an illegal move: IllegalMoveError (a ValueError) naming it
     state = board.to_state()

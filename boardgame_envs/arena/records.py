@@ -11,6 +11,12 @@ forfeit's fault (``illegal move``, ``timeout``, ``crash``, ``bad answer``).
 :func:`from_sgf` reads such a file back (round trip: ``from_sgf(to_sgf(r)) == r``);
 :func:`save` and :func:`load` do it with files.
 
+A game SGF cannot hold (any catalog game other than m,n,k, such as connect
+four) is saved as a move list instead (:func:`to_move_list`): ``key: value``
+lines, ``game:`` first and the moves in the game's own notation last, which
+:func:`from_move_list` reads back into the same record; :func:`load` tells the
+two formats apart by their first characters.
+
 Reading is linear in time and memory (a 1 MB comment parses in milliseconds),
 and a file over :data:`MAX_SGF_BYTES` (1 MB) is refused in one line; pass
 ``limit=`` to read a larger one. Anything the reader cannot represent is refused
@@ -52,7 +58,8 @@ from boardgame_envs.games.notation import point_name
 MAX_SGF_BYTES = 1_000_000  # the largest file :func:`load` and :func:`from_sgf` read unless told otherwise
 
 __all__ = [
-    "MAX_SGF_BYTES", "GameRecord", "RecordError", "from_sgf", "games_dir", "load", "piskvork_moves", "save", "to_sgf",
+    "MAX_SGF_BYTES", "GameRecord", "RecordError", "from_move_list", "from_sgf", "games_dir", "is_record", "load",
+    "piskvork_moves", "save", "to_move_list", "to_sgf",
 ]  # fmt: skip
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -436,15 +443,86 @@ def games_dir(path: str | os.PathLike) -> str | os.PathLike:
     return path
 
 
+_MOVE_LIST_KEYS = ("game", "first", "second", "result", "reason", "fault", "opening", "opening moves", "moves")
+_WINNERS = {"1-0": BLACK, "0-1": WHITE, "1/2-1/2": 0}
+
+
+def to_move_list(record: GameRecord) -> str:
+    """A record of a game other than m,n,k as ``key: value`` lines (``game:`` first, ``moves:`` last)."""
+    if not record.game:
+        raise RecordError("an m,n,k game is written as SGF (to_sgf), not as a move list")
+    lines = {"game": record.game, "first": record.black, "second": record.white, "result": record.result,
+             "reason": record.reason, "fault": record.fault if record.forfeit else "", "opening": record.opening,
+             "opening moves": str(record.opening_moves) if record.opening_moves else "",
+             "moves": record.notation()}  # fmt: skip
+    for key in ("first", "second", "reason", "opening"):
+        if "\n" in lines[key] or "\r" in lines[key]:
+            lines[key] = " ".join(lines[key].split())  # one line a value: a name cannot start a key
+    return "".join(f"{key}: {value}\n" for key, value in lines.items() if value or key in ("first", "second", "moves"))
+
+
+def from_move_list(text: str) -> GameRecord:
+    """The record :func:`to_move_list` wrote; a RecordError in one line for anything else."""
+    values: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        key, colon, value = line.partition(":")
+        key = key.strip()
+        if not colon or key not in _MOVE_LIST_KEYS:
+            raise RecordError(f"line {number}: expected 'key: value' with a key among {', '.join(_MOVE_LIST_KEYS)}")
+        if key in values:
+            raise RecordError(f"line {number}: {key!r} given twice")
+        values[key] = value.strip()
+    for key in ("game", "result", "moves"):
+        if key not in values:
+            raise RecordError(f"a move-list record needs a {key!r} line")
+    from boardgame_envs.games.catalog import game_info
+
+    try:
+        game = game_info(values["game"]).game()
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    if values["result"] not in _WINNERS:
+        raise RecordError(f"result must be one of {', '.join(_WINNERS)}, got {values['result'][:20]!r}")
+    moves, state = [], game.new_state()
+    for i, name in enumerate(values["moves"].split(), start=1):
+        try:
+            action = game.parse_action(name)
+            state.play(action)
+        except ValueError as exc:
+            raise RecordError(f"move {i}: {exc}") from None
+        moves.append(action)
+    opening_moves = values.get("opening moves", "0")
+    if not opening_moves.isdigit() or int(opening_moves) > len(moves):
+        raise RecordError(f"opening moves must be a count of at most {len(moves)} moves, got {opening_moves[:20]!r}")
+    fault = values.get("fault", "")
+    return GameRecord(board_size=0, rule="", black=values.get("first", ""), white=values.get("second", ""),
+                      moves=moves, winner=_WINNERS[values["result"]], opening=values.get("opening", ""),
+                      opening_moves=int(opening_moves), forfeit=bool(fault), reason=values.get("reason", ""),
+                      fault=fault, game=game.name)  # fmt: skip
+
+
+def is_record(path: str | os.PathLike) -> bool:
+    """Whether the file at ``path`` starts as a game record (SGF, or a move-list record's ``game:`` line),
+    rather than as a bare list of moves; False if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64).lstrip()
+    except OSError:
+        return False
+    return head.startswith(b"(") or head.startswith(b"game:")
+
+
 def save(record: GameRecord, path: str | os.PathLike) -> os.PathLike | str:
-    """Write ``record`` to ``path`` as SGF; a game SGF cannot hold goes to ``path`` with ``.txt`` as a move list.
+    """Write ``record`` to ``path`` as SGF; a game SGF cannot hold goes to ``path`` with ``.txt`` as a move list
+    (:func:`to_move_list`), which :func:`load` reads back.
 
     Returns the path written.
     """
     if record.game:
         path = os.path.splitext(os.fspath(path))[0] + ".txt"
-        text = (f"game: {record.game}\nfirst: {record.black}\nsecond: {record.white}\nresult: {record.result}\n"
-                f"reason: {record.reason}\nmoves: {record.notation()}\n")  # fmt: skip
+        text = to_move_list(record)
     else:
         text = to_sgf(record)
     with open(path, "w", encoding="utf-8") as f:
@@ -453,7 +531,7 @@ def save(record: GameRecord, path: str | os.PathLike) -> os.PathLike | str:
 
 
 def load(path: str | os.PathLike, limit: int = MAX_SGF_BYTES) -> GameRecord:
-    """Read the SGF game record at ``path`` (at most ``limit`` bytes; RecordError beyond)."""
+    """Read the game record at ``path``, SGF or a move list (at most ``limit`` bytes; RecordError beyond)."""
     where = os.fspath(path)
     try:
         with open(path, "rb") as f:
@@ -467,6 +545,6 @@ def load(path: str | os.PathLike, limit: int = MAX_SGF_BYTES) -> GameRecord:
     except UnicodeDecodeError as exc:
         raise RecordError(f"{where}: not UTF-8 text (byte {exc.start})") from None
     try:
-        return from_sgf(text, limit)
+        return from_move_list(text) if text.lstrip().startswith("game:") else from_sgf(text, limit)
     except RecordError as exc:
         raise RecordError(f"{where}: {exc}") from None

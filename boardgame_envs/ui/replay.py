@@ -77,15 +77,16 @@ def seats(record: GameRecord) -> tuple[str, str]:
     return (record.black, record.white) if record.black_seat == 1 else (record.white, record.black)
 
 
-def result_line(game: MNKGame, winner: int, moves: int) -> str:
+def result_line(game: Any, winner: int, moves: int) -> str:
     """How a game ended, the one form for a record and a move list: ``Black wins · 11 moves``, ``Draw · 9 moves``."""
-    who = "Draw" if winner == 0 else f"{game.color_name(winner).capitalize()} wins"
+    name = getattr(game, "color_name", game.player_name)  # the m,n,k family's colours, else the game's players
+    who = "Draw" if winner == 0 else f"{name(winner).capitalize()} wins"
     return f"{who} · {moves} moves"
 
 
 def summary(record: GameRecord) -> str:
     """The record's result line, with its reason in words when it has one."""
-    game = MNKGame(record.board_size, record.win_length, record.rule)
+    game = record.game_object() if record.game else MNKGame(record.board_size, record.win_length, record.rule)
     line = result_line(game, record.winner, len(record.moves))
     return printable(f"{line}: {record.reason}" if record.reason else line)
 
@@ -93,6 +94,10 @@ def summary(record: GameRecord) -> str:
 def header(record: GameRecord) -> str:
     """Who played, from which opening, and how it ended, in two lines."""
     opening = f", opening {record.opening or 'given'} ({record.opening_moves} moves)" if record.opening_moves else ""
+    if record.game:  # a game other than m,n,k: its own players and description
+        game = record.game_object()
+        players = f"{game.player_name(1)} {record.black} - {game.player_name(2)} {record.white}"
+        return printable(f"{players}: {game.describe()}{opening}") + "\n" + summary(record)
     if record.opening_rule:
         first, _ = seats(record)
         opening = f", under {record.opening_rule} ({record.opening_moves} opening actions; first player {first})"
@@ -108,6 +113,12 @@ def frame(record: GameRecord, moves: int) -> str:
     if record.opening_rule:
         board = render_opening_text(state, tuple(printable(name) for name in seats(record)))
         last = "start" if moves == 0 else ruled_action(record, moves)
+    elif record.game:  # a game other than m,n,k: its own text board and notation
+        from boardgame_envs.envs.game_env import render_text
+
+        board = render_text(state)
+        game, mover = state.game, position(record, moves - 1).to_move if moves else 0
+        last = "start" if moves == 0 else f"{game.player_name(mover)} {game.action_name(record.moves[moves - 1])}"
     else:
         board = render_ansi(state)
         if moves == 0:
