@@ -19,6 +19,7 @@ from typing import Any
 import torch
 
 from boardgame_envs.alphazero.network import PolicyValueNet
+from boardgame_envs.arena.lock import InUseError, PidLock
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
@@ -195,63 +196,19 @@ def export_network(source: str | os.PathLike, target: str | os.PathLike) -> None
 LOCK = ".trainer.lock"
 
 
-class RunInUseError(CheckpointError):
+class RunInUseError(CheckpointError, InUseError):
     """Another trainer (a live process) holds the run directory."""
 
 
-class RunLock:
-    """One trainer per run directory: ``out/.trainer.lock`` created with ``O_EXCL``, holding the owner's pid.
+class RunLock(PidLock):
+    """One trainer per run directory: ``out/.trainer.lock`` holding its pid (:class:`~boardgame_envs.arena.lock.PidLock`).
 
     A lock whose process is gone (a killed trainer) is taken over, with a line on stderr saying so;
     a lock of this same process is taken too (a trainer rebuilt on its own run, as tests and notebooks do).
     """
 
+    error = RunInUseError
+
     def __init__(self, folder: str | os.PathLike) -> None:
-        self.path = Path(folder) / LOCK
-        self.held = False
-
-    def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        for _ in range(2):  # the second try follows the removal of a stale lock
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                owner = self._owner()
-                if owner is not None and owner != os.getpid() and _alive(owner):
-                    raise RunInUseError(
-                        f"{self.path.parent} is in use by another trainer (pid {owner}); wait for it to finish, "
-                        "stop it, or pick another out directory"
-                    ) from None
-                if owner != os.getpid():
-                    import sys
-
-                    what = f"pid {owner}, no longer running" if owner is not None else "unreadable"
-                    print(f"taking over the lock of {self.path.parent} ({what})", file=sys.stderr)
-                self.path.unlink(missing_ok=True)
-                continue
-            with os.fdopen(fd, "w") as f:
-                f.write(f"{os.getpid()}\n")
-            self.held = True
-            return
-        raise RunInUseError(f"cannot lock {self.path.parent}: another trainer took it at the same moment")
-
-    def _owner(self) -> int | None:
-        try:
-            return int(self.path.read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def release(self) -> None:
-        if self.held and self._owner() == os.getpid():
-            self.path.unlink(missing_ok=True)
-        self.held = False
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # it exists, under another user
-        return True
-    return True
+        super().__init__(Path(folder) / LOCK, str(folder), "trainer",
+                         "wait for it to finish, stop it, or pick another out directory")  # fmt: skip

@@ -21,6 +21,11 @@ with one line naming the game (:class:`~boardgame_envs.arena.backends.WorkerErro
 the games logged before it stay, so the next run plays on from there.
 ``--save-games DIR`` also writes each game played as SGF
 (:func:`record_path`); the games already in the log are not played again.
+
+One build at a time plays into a log: a build holds ``LADDER.games.jsonl.lock``
+(:func:`log_lock`, the trainer's kind of lock) while it runs, and a second one is refused
+in one line naming the first one's process; two at once would each play the games the log
+lacks, and every such game would be counted twice.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from boardgame_envs.arena.backends import BACKENDS, ArenaError, Workers, check_backend
+from boardgame_envs.arena.lock import PidLock
 from boardgame_envs.arena.records import games_dir, save
 from boardgame_envs.gomocup.engines import configure_from
 from boardgame_envs.ladder.elo import Ratings, fit
@@ -180,6 +186,12 @@ def publish(
     return ratings
 
 
+def log_lock(log_path: Path) -> PidLock:
+    """The lock a build holds on the game log at ``log_path``: ``<log>.lock``, holding the build's pid."""
+    return PidLock(log_path.with_name(log_path.name + ".lock"), str(log_path), "ladder build",
+                   "wait for it to finish or stop it (its games so far stay in the log)")  # fmt: skip
+
+
 def build(
     ladder: Ladder, jobs: int = 1, chunk: int = 20, target: float = TARGET, minutes: float | None = None,
     max_rounds: int | None = None, log_path: Path | None = None, command: str = "", plot: bool = True,
@@ -189,11 +201,22 @@ def build(
 
     ``backend``: ``"local"`` (``jobs`` processes) or ``"ray"``; the games are the same.
     ``save_games``: a directory that receives each game played as SGF (see :func:`record_path`).
+    Raises :class:`~boardgame_envs.arena.lock.InUseError` (a ``ValueError``) naming the process of
+    another build of the same log, before anything is played.
     """
     check_backend(backend)
     log_path = log_path or ladder.log_path
     if save_games is not None:
         games_dir(save_games)
+    with log_lock(log_path):
+        return _build(ladder, jobs, chunk, target, minutes, max_rounds, log_path, command, plot, backend, save_games)
+
+
+def _build(
+    ladder: Ladder, jobs: int, chunk: int, target: float, minutes: float | None, max_rounds: int | None,
+    log_path: Path, command: str, plot: bool, backend: str, save_games: str | os.PathLike | None,
+) -> Ratings | None:  # fmt: skip
+    """:func:`build` once it holds the log."""
     trim_torn_line(log_path)
     log = read_log(log_path)
     deadline = None if minutes is None else time.monotonic() + 60 * minutes

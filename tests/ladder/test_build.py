@@ -114,3 +114,25 @@ def test_which_games_a_ladder_plays_is_pinned():
     assert plan_round(TINY, log, Widths(), 20, 50) == [(x, y, 40), (x, z, 10)]
     # A pair two levels apart gets a quarter of the games of the fewer-played pair it spans (18 + 6 -> 6).
     assert plan_round(TINY, log, None, 6, 50) == [(x, y, 30), (y, z, 24), (x, z, 6)]
+
+
+def test_a_second_build_on_the_same_log_is_refused_naming_the_first(data_dir, capsys):
+    # Two builds appending to one log each played the games the log lacked: every game twice.
+    import os
+    import subprocess
+    import sys
+
+    lock = TINY.log_path.with_name(TINY.log_path.name + ".lock")
+    lock.write_text(f"{os.getppid()}\n")  # our parent: a live process, as another build would be
+    with pytest.raises(ValueError, match=f"in use by another ladder build \\(pid {os.getppid()}\\)"):
+        build(TINY, chunk=4, max_rounds=1, plot=False)
+    assert not TINY.log_path.exists()  # refused before a game
+    assert main(["tiny", "--chunk", "4", "--rounds", "1", "--no-plot"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"pid {os.getppid()}" in err and str(TINY.log_path) in err
+    # A build that was killed left its lock: the next one takes it over, says so, and lets it go at the end.
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    lock.write_text(dead.stdout)
+    build(TINY, chunk=4, max_rounds=1, plot=False)
+    assert "taking over the lock" in capsys.readouterr().err and len(read_log(TINY.log_path)) == 10
+    assert not lock.exists()
