@@ -23,6 +23,7 @@ import numpy as np
 from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.lines import DIRECTIONS
 from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.protocol import outcome_for
 
 MAX_CELLS = 64  # the bounds table keeps moves as int8
 TT_BITS = 22  # table entries 2**TT_BITS (11 bytes each) on boards of more than 16 cells
@@ -111,10 +112,11 @@ class Solver:
                                         self.tt_move, self.nodes))  # fmt: skip
 
     def value(self, state: GameState) -> int:
-        """Value of ``state`` for its player to move (+1, 0, -1); a finished game is lost or drawn for it."""
+        """Value of ``state`` for its player to move (+1, 0, -1); a finished game's, by its returns, for the
+        player who did not make the last move."""
         self._check(state)
         if state.terminal:
-            return -1 if state.winner else 0
+            return int(outcome_for(state, 3 - int(state.board[state.last_move])))
         return self.board_value(state.board)
 
     def action_values(self, state: GameState) -> np.ndarray:
@@ -134,7 +136,9 @@ class Solver:
 
     def wins_by_force(self, state: GameState) -> bool:
         """Whether the player who has just moved into ``state`` has won, or wins by force."""
-        return bool(state.winner) or (not state.terminal and self.board_value(state.board, -1, 0) <= -1)
+        if state.terminal:
+            return outcome_for(state, int(state.board[state.last_move])) > 0
+        return self.board_value(state.board, -1, 0) <= -1
 
     def winning_move(self, state: GameState) -> int | None:
         """A move that wins for the side to move, centre first and immediate wins before forced ones; else None."""
@@ -148,7 +152,7 @@ class Solver:
         for action in sorted(state.legal_actions().tolist(), key=from_centre):
             child = state.clone()
             child.play(action)
-            if child.winner:
+            if child.terminal and outcome_for(child, state.to_move) > 0:
                 return action
             children.append((action, child))
         # A null window asks only "does the opponent lose?": cheaper than an exact value.

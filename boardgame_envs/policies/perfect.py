@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardgame_envs.games.mnk import MNKGame
+from typing import Any
+
+from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.games.solver import MAX_CELLS, solver_for
 from boardgame_envs.policies.base import game_state_of
 
@@ -21,15 +23,21 @@ class PerfectPolicy:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def check_game(self, game: MNKGame) -> None:
-        """Raise ``ValueError`` now if ``game`` is too large for the exact solver (more than ``MAX_CELLS`` points)."""
+    def check_game(self, game: Any) -> None:
+        """Raise ``ValueError`` now, in one line, unless the exact solver solves ``game``: a freestyle m,n,k game
+        of at most ``MAX_CELLS`` points."""
+        describe = getattr(game, "describe", None)
+        words = describe() if callable(describe) else repr(game)
+        if kernels_of(game, "mnk") is None or game.rule != "freestyle":
+            raise ValueError(f"the perfect player plays small freestyle m,n,k games (tic-tac-toe), not {words}")
         if game.num_actions > MAX_CELLS:
             raise ValueError(
                 f"the perfect player only plays boards the exact solver can solve (at most {MAX_CELLS} points), "
                 f"not {game.size}x{game.size}"
             )
 
-    def act(self, env) -> int:
+    def act(self, env: Any) -> int:
         state = game_state_of(env)
+        self.check_game(state.game)
         best = solver_for(state.game).optimal_actions(state)
         return int(best[self.rng.integers(len(best))])
