@@ -17,6 +17,7 @@ import boardgame_envs
 ROOT = Path(boardgame_envs.__file__).parent
 LAYERS = {
     "games": 0, "openings": 0.5, "symmetry": 0.5,  # rules; game data and board symmetries over them
+    "progress": 0.5,  # progress bars for a terminal or a log (imports nothing of the package)
     "policies": 1, "render": 1,  # agents acting on states; pictures of states
     "envs": 2,  # the AEC env over any game, the wrappers, the single-agent view, make_env
     "vector": 3, "registration": 3, "tictactoe_v0": 3, "gomoku_v0": 3, "connect_four_v0": 3,

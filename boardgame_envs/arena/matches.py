@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from boardgame_envs import openings as opening_sets
 from boardgame_envs.arena.backends import check_backend, run_tasks
@@ -51,6 +50,7 @@ from boardgame_envs.arena.sprt import SPRT
 from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.policies.registry import spec_name
+from boardgame_envs.progress import progress_bar
 
 Z95 = 1.959964
 ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
@@ -283,7 +283,7 @@ def match(
     result = MatchResult(names[0], names[1], openings=described, pairs=pairs, sprt=sprt, opening_rule=rule)
     if save_games is not None:
         games_dir(save_games)
-    bar = tqdm(total=games, desc=f"{names[0]} vs {names[1]}", disable=not progress, leave=False)
+    bar = progress_bar(total=games, desc=f"{names[0]} vs {names[1]}", disable=not progress, leave=False)
     outcomes = run_tasks(play_task, tasks, jobs, backend, functools.partial(describe_game, games))
     try:
         for task, record in zip(tasks, outcomes):

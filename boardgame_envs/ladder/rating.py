@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from boardgame_envs.arena.backends import Workers, check_backend
 from boardgame_envs.arena.records import games_dir, save
@@ -34,6 +33,7 @@ from boardgame_envs.ladder.games import Task, play
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy, spec_name
+from boardgame_envs.progress import progress_bar
 
 
 @dataclass
@@ -217,7 +217,7 @@ def rate(
     rating = walk.rating(name, ladder.name, Estimate(math.nan, -math.inf, math.inf))
     if save_games is not None:
         games_dir(save_games)
-    bar = tqdm(total=2 * pairs, desc=f"rating {name}", disable=not progress)
+    bar = progress_bar(total=2 * pairs, desc=f"rating {name}", disable=not progress)
     try:
         with Workers(jobs, backend) as workers:
             while walk.games < 2 * pairs:
