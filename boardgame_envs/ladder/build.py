@@ -40,8 +40,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm
-
 from boardgame_envs.arena.backends import BACKENDS, ArenaError, Workers, check_backend
 from boardgame_envs.arena.lock import PidLock
 from boardgame_envs.arena.records import games_dir, save
@@ -51,6 +49,7 @@ from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_tas
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, engine_of
 from boardgame_envs.ladder.report import OneLineParser, write_plot, write_table
 from boardgame_envs.ladder.table import TableError, read_table
+from boardgame_envs.progress import progress_bar
 
 TARGET = 50.0  # Elo: the half-width every adjacent difference's 95% interval must reach
 
@@ -231,7 +230,7 @@ def _build(
                 break
             tasks = [ladder_task(a, b, i, ladder) for a, b, total in plan for i in missing(log, a, b, total)]
             tasks.sort(key=lambda t: t[-1])  # interleave the pairs, so every pair moves on together
-            bar = tqdm(total=len(tasks), desc=f"{ladder.name} round {rounds + 1}", file=sys.stderr)
+            bar = progress_bar(total=len(tasks), desc=f"{ladder.name} round {rounds + 1}", file=sys.stderr)
             for result, record in play(workers, env_fn, tasks, functools.partial(players, ladder)):
                 append_log(log_path, result)
                 if save_games is not None:
