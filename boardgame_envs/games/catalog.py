@@ -4,7 +4,11 @@ Everything that offers a choice of game reads it from here: the command line's
 choices, defaults and help, the PettingZoo and Gymnasium registrations,
 :func:`boardgame_envs.envs.factory.make_env`, the single-agent view and the
 AlphaZero defaults. Adding a game is a rules module, an env module and one
-entry in :data:`GAMES`. The gomoku entry's default rule is the package's
+entry in :data:`GAMES` (docs/games.md lists the fields). Every entry is checked
+when the catalog is built, and an error names the entry; what can be derived
+from the game is derived: ``batched`` (the batched engine plays the m,n,k
+family only) and, for a game other than m,n,k, its AlphaZero defaults from the
+board's shape (:func:`alphazero_defaults`). The gomoku entry's default rule is the package's
 flagship, renju (freestyle for a k other than five, where renju is not
 defined); each ladder names its own rule (``boardgame-envs ladder``).
 Gomoku and renju may also be played under a tournament opening rule
@@ -22,6 +26,10 @@ import numpy as np
 from boardgame_envs.games.mnk import RULES, MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.opening_rules import valid_names
+
+
+class CatalogError(ValueError):
+    """A catalog entry that cannot work: the message names the entry and the field."""
 
 
 def load(target: str) -> Any:
@@ -50,9 +58,64 @@ class GameInfo:
     default_rule: str | None = None
     gymnasium_ids: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> fixed kwargs
     factory: str | None = None  # "module:attribute" of a parameterless Game class (games other than m,n,k)
-    batched: bool = True  # the batched engine (boardgame_envs.vector) plays it; else make_vec runs envs in turn
-    alphazero: dict[str, Any] | None = None  # AlphaZeroConfig defaults of a fixed game; None: sized by the board
+    # The batched engine (boardgame_envs.vector) plays it, else make_vec runs envs in turn. None: derived, True
+    # for an m,n,k entry (the family the engine plays), False for any other; True there is refused.
+    batched: bool | None = None
+    # AlphaZeroConfig defaults. None: an m,n,k entry's are sized by the board in AlphaZeroConfig.for_game;
+    # any other game's are derived from its board's shape here (alphazero_defaults).
+    alphazero: dict[str, Any] | None = None
     opening_rules: bool = False  # it may be played under a tournament opening rule (games/opening_rules.py)
+
+    def __post_init__(self) -> None:
+        def bad(field_name: str, why: str) -> CatalogError:
+            return CatalogError(f"catalog entry {self.name!r}: {field_name} {why}")
+
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            raise CatalogError(f"catalog entry {self.name!r}: name must be an identifier (the command line spells it)")
+        if not isinstance(self.module, str) or not all(part.isidentifier() for part in self.module.split(".")):
+            raise bad("module", f"must name the env module under boardgame_envs (e.g. 'connect_four_v0'), got {self.module!r}")
+        if not isinstance(self.pettingzoo_id, str) or "/" not in self.pettingzoo_id:
+            raise bad("pettingzoo_id", f"must be namespaced like 'boardgame_envs/NAME-v0', got {self.pettingzoo_id!r}")
+        if self.alphazero is not None and not isinstance(self.alphazero, dict):
+            raise bad("alphazero", f"must be a dict of AlphaZeroConfig fields or None, got {self.alphazero!r}")
+        if self.factory is None:
+            self._check_mnk(bad)
+            object.__setattr__(self, "batched", True if self.batched is None else bool(self.batched))
+            return
+        if not isinstance(self.factory, str) or ":" not in self.factory:
+            raise bad("factory", f"must be 'module:attribute' of a Game class, got {self.factory!r}")
+        given = [f for f in ("sizes", "default_size", "default_win_length", "default_rule") if getattr(self, f) is not None]
+        if given or self.rules or self.opening_rules:
+            raise bad("factory", f"makes a game that takes no board size, k or rule: leave out {', '.join(given) or 'rules and opening_rules'}")
+        if self.batched:
+            raise bad("batched", "is True, but the batched engine plays the m,n,k family only: leave it out (derived)")
+        object.__setattr__(self, "batched", False)
+        try:
+            game = load(self.factory)()
+        except Exception as exc:  # an entry that cannot build its game is named, whatever went wrong
+            raise bad("factory", f"{self.factory!r} does not build a game: {type(exc).__name__}: {exc}") from None
+        missing = [a for a in ("name", "num_actions", "shape", "num_planes", "new_state", "action_name",
+                               "parse_action", "player_name", "symmetries", "describe") if not hasattr(game, a)]  # fmt: skip
+        if missing:
+            raise bad("factory", f"{self.factory!r} builds a game without {', '.join(missing)} (games/protocol.py)")
+        if game.name != self.name:
+            raise bad("factory", f"{self.factory!r} builds a game named {game.name!r}: the names must agree")
+        if self.alphazero is None:
+            object.__setattr__(self, "alphazero", alphazero_defaults(game))
+
+    def _check_mnk(self, bad: Any) -> None:
+        """The fields an m,n,k entry needs (no factory): sizes, defaults within them, known rules."""
+        if self.sizes is None or self.default_size is None or self.default_win_length is None or self.default_rule is None:
+            raise bad("factory", "is None, so this is an m,n,k entry: give sizes, default_size, default_win_length, "
+                                 "rules and default_rule (or a factory for any other game)")  # fmt: skip
+        low, high = self.sizes
+        if not 3 <= low <= high or not low <= self.default_size <= high:
+            raise bad("sizes", f"{self.sizes} must be 3 <= low <= high around default_size {self.default_size}")
+        unknown = [r for r in self.rules if r not in RULES]
+        if not self.rules or unknown:
+            raise bad("rules", f"must be some of {', '.join(RULES)}, got {self.rules!r}")
+        if self.default_rule not in self.rules:
+            raise bad("default_rule", f"{self.default_rule!r} is not among rules {self.rules!r}")
 
     @property
     def fixed(self) -> bool:
@@ -118,6 +181,23 @@ class GameInfo:
         return self.default_rule
 
 
+def alphazero_defaults(game: Any) -> dict[str, Any]:
+    """AlphaZeroConfig defaults for a game other than m,n,k, from its board's shape and action count.
+
+    A small net for a small board; root noise about ten over the number of
+    actions (the usual rule of thumb); the first quarter of a board's cells
+    played by sampling; the score against the protocol's MCTS read every 5
+    iterations. A starting point that trains, not a tuned recipe: a catalog
+    entry that has one gives ``alphazero=`` itself (connect four does).
+    """
+    rows, columns = game.shape
+    cells = rows * columns
+    return dict(blocks=2 if cells <= 25 else 3, channels=32, simulations=64 if cells <= 25 else 100,
+                parallel_games=64, games_per_iteration=64, dirichlet_alpha=round(min(1.0, 10.0 / game.num_actions), 3),
+                temperature_moves=max(2, cells // 4), buffer_size=60_000, train_steps=60, eval_opponents=("mcts",),
+                eval_games=10, eval_every=5)  # fmt: skip
+
+
 GAMES: dict[str, GameInfo] = {
     "tictactoe": GameInfo(
         name="tictactoe", summary="3x3, three in a row", module="tictactoe_v0",
@@ -140,7 +220,7 @@ GAMES: dict[str, GameInfo] = {
     "connect_four": GameInfo(
         name="connect_four", summary="6x7, gravity, four in a row (a drop-in for PettingZoo's connect_four_v3)",
         module="connect_four_v0", pettingzoo_id="boardgame_envs/connect_four-v0",
-        factory="boardgame_envs.games.connect_four:ConnectFourGame", batched=False,
+        factory="boardgame_envs.games.connect_four:ConnectFourGame",
         gymnasium_ids={"boardgame_envs/ConnectFour-v0": {}},
         # A 3-block net at 100 simulations; the first 10 moves sampled; the score against MCTS
         # (2,000 rollouts a move) read every 5 iterations.
