@@ -154,12 +154,8 @@ class MatchResult:
         if self.opening_rule:
             lines.append(f"  {self.black_share()}")
         faults = self.faults()
-        if len(faults) == 1:
-            (kind, count), = faults.items()
-            lines.append(f"  {count} game(s) lost by {_article(kind)} (see the records)")
-        elif faults:
-            kinds = ", ".join(f"{count} by {_article(kind)}" for kind, count in faults.items())
-            lines.append(f"  {sum(faults.values())} game(s) lost by a fault: {kinds} (see the records)")
+        if faults:
+            lines.append(f"  {fault_text(faults)} (see the records)")
         glitches = sum(sum(r.glitches) for r in self.records)
         if glitches:
             lines.append(f"  {glitches} engine glitch(es) recovered without a forfeit")
@@ -182,6 +178,16 @@ class MatchResult:
         held = sum(self.a_black)
         return (f"{self.name_a} held black in {held} of {self.games} games (as the first player {sum(first)} of "
                 f"{len(first)}, as the second {sum(second)} of {len(second)}); {self.name_b} in {self.games - held}")
+
+
+def fault_text(faults: dict[str, int]) -> str:
+    """Games lost by a fault in words, the one wording of the arena and ``rate``: ``4 game(s) lost by a crash``,
+    ``3 game(s) lost by a fault: 2 by a timeout, 1 by a crash`` (``faults``: kind -> games, most frequent first)."""
+    if len(faults) == 1:
+        ((kind, count),) = faults.items()
+        return f"{count} game(s) lost by {_article(kind)}"
+    kinds = ", ".join(f"{count} by {_article(kind)}" for kind, count in faults.items())
+    return f"{sum(faults.values())} game(s) lost by a fault: {kinds}"
 
 
 def _article(kind: str) -> str:

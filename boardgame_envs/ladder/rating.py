@@ -12,6 +12,10 @@ virtual games, which pulled a few games' estimate towards the middle level, so a
 (``baselines/results/rate_coverage.md``). A policy that won (lost) every game gets a
 one-sided bound, never a two-sided interval. The interval measures the policy's
 games only, on the published scale (each level's own interval is in the table).
+Games lost by a fault (an engine's crash, timeout, bad answer, illegal move) count as
+losses, as in the arena, and the rating names them in the arena's words
+(:func:`~boardgame_envs.arena.matches.fault_text`), the policy's and the levels' apart:
+an Elo bound earned by crashing is not read as a weak player's.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.arena.backends import Workers, check_backend
+from boardgame_envs.arena.matches import fault_text
 from boardgame_envs.arena.records import games_dir, save
 from boardgame_envs.envs.factory import env_fn as game_env_fn
 from boardgame_envs.ladder.elo import Estimate, fit_against
@@ -58,6 +63,8 @@ class Rating:
     bottom: Level | None = None
     above: str = ""  # levels the ladder has above ``top`` that were not played here, and how to play them
     opening_rule: str = ""  # the games were played under this opening rule; the levels were rated without one
+    faults: dict[str, int] = field(default_factory=dict)  # the policy's games lost by a fault, by kind
+    level_faults: dict[str, int] = field(default_factory=dict)  # the levels' games lost by a fault, by kind
 
     @property
     def half_width(self) -> float:
@@ -94,6 +101,14 @@ class Rating:
         lines = [head, f"  {'level':<16}{'wins':>6}{'draws':>7}{'losses':>8}"]
         for name, (w, d, l) in self.per_level.items():
             lines.append(f"  {name:<16}{w:>6}{d:>7}{l:>8}")
+        if self.faults:
+            lines.append(f"  {self.policy}: {fault_text(self.faults)}")
+            losses = sum(l for _, _, l in self.per_level.values())
+            if sum(self.faults.values()) == losses:
+                lines.append("  note: every game it lost was lost by a fault, not played out: the Elo measures "
+                             "the faults, not the play")  # fmt: skip
+        if self.level_faults:
+            lines.append(f"  the levels: {fault_text(self.level_faults)}")
         if self.above and self.top is not None and self.elo >= self.top.elo:  # the built-in top cannot place it
             lines.append(f"  note: {self.above}")
         if self.opening_rule:
@@ -154,13 +169,21 @@ class Walk:
         self.games = 0
         self.above = ""  # the ladder's levels above this table's top that cannot be played here (see playable_levels)
         self.opening_rule = ""  # the opening rule the games are played under ("" for none)
+        self.faults: dict[str, int] = {}  # the agent's games lost by a fault, by kind
+        self.level_faults: dict[str, int] = {}  # the levels'
 
-    def record(self, score: float) -> None:
-        """One game against the current opponent: the agent's score, 1, 0.5 or 0."""
+    def record(self, score: float, fault: str = "") -> None:
+        """One game against the current opponent: the agent's score, 1, 0.5 or 0, and the loser's fault if it
+        forfeited (``"crash"``, ``"timeout"``, ...; "" for a game played out)."""
         if score not in (0.0, 0.5, 1.0):
             raise ValueError(f"a game's score is 0, 0.5 or 1, got {score!r}")
+        if fault and score == 0.5:
+            raise ValueError(f"a game lost by a fault ({fault}) has a loser, but its score is 0.5")
         self.per_level.setdefault(self.opponent.name, [0, 0, 0])[{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
         self.games += 1
+        if fault:
+            counts = self.faults if score == 0.0 else self.level_faults
+            counts[fault] = counts.get(fault, 0) + 1
 
     def estimate(self) -> Estimate:
         return estimate(self.table, self.per_level)
@@ -175,7 +198,12 @@ class Walk:
         per_level = {lv.name: list(self.per_level[lv.name]) for lv in self.table if lv.name in self.per_level}
         bottom, top = _ends(self.table)
         return Rating(policy, ladder, est.elo, est.low, est.high, self.games, per_level, interrupted, top, bottom,
-                      self.above, self.opening_rule)  # fmt: skip
+                      self.above, self.opening_rule, _by_count(self.faults), _by_count(self.level_faults))  # fmt: skip
+
+
+def _by_count(faults: dict[str, int]) -> dict[str, int]:
+    """Fault kinds most frequent first (then by name), as the arena lists them."""
+    return dict(sorted(faults.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def rate(
@@ -231,7 +259,7 @@ def rate(
                         tasks.append(Task(policy, opponent.spec, a_first, pair_seed, (name, opponent.name), opening, 0))
                 players = (name, f"{opponent.name} ({opponent.spec})")
                 for result, record in play(workers, env_fn, tasks, lambda _: players):
-                    walk.record(result.score)
+                    walk.record(result.score, result.fault)
                     if save_games is not None:
                         save(record, Path(save_games) / f"game-{walk.games:04d}.sgf")
                     bar.update()

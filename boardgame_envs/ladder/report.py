@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from boardgame_envs.arena.matches import fault_text
 from boardgame_envs.ladder.elo import Ratings
 from boardgame_envs.ladder.games import GameResult
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, engine_of, ladder_for, load_table
@@ -55,6 +56,12 @@ def write_table(
         "levels": rows, "adjacent": adjacent,
     }  # fmt: skip
     table["forfeits"] = sum(1 for r in played if r.fault)  # games lost by a fault (an engine's crash, timeout, ...)
+    kinds: dict[str, int] = {}
+    for r in played:
+        if r.fault:
+            kinds[r.fault] = kinds.get(r.fault, 0) + 1
+    if kinds:  # by kind, most frequent first, as the arena and rate name them
+        table["faults"] = dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
     if engines:
         table["engines"] = engines  # the external levels' engines: source, commit, build, what the binary said
     ladder.table_path.parent.mkdir(parents=True, exist_ok=True)
@@ -87,7 +94,8 @@ def format_table(ladder: Ladder | str, markdown: bool = False) -> str:
     footer = f"regenerate: {table['command']}  (machine: {table['machine']})"
     notes = external_notes(ladder, table)
     if table.get("forfeits"):
-        notes.append(f"{table['forfeits']} games were lost by a fault, not played out (the log's 'fault' field)")
+        faults = table.get("faults") or {"fault": table["forfeits"]}  # (a table written before kinds were kept)
+        notes.append(f"{fault_text(faults)}, not played out (the log's 'fault' field)")
     return "\n".join([title, fmt.format(*head), *(fmt.format(*r) for r in rows), *notes, footer])
 
 

@@ -125,4 +125,4 @@ def test_a_game_lost_by_a_fault_is_logged_as_such(ext9, tmp_path, monkeypatch):
     faults = [r.fault for r in read_log(ext9.log_path) if FAKE_LEVEL in (r.a, r.b)]
     assert faults and all(f == "illegal move" for f in faults)  # its second move is on its first: every game
     assert json.loads(ext9.table_path.read_text())["forfeits"] == sum(1 for f in faults if f)
-    assert f"{len(faults)} games were lost by a fault" in format_table(ext9)
+    assert f"{len(faults)} game(s) lost by an illegal move, not played out" in format_table(ext9)  # the arena's words

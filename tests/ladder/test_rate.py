@@ -160,3 +160,41 @@ def test_the_ends_are_found_by_elo_not_by_order(tiny_table):
         walk.record(1.0)
     r = walk.rating("x", "tiny", walk.advance())
     assert walk.opponent.name == r.top.name == "tiny/2" and r.bottom.name == "tiny/0"
+
+
+class _Crashes:
+    """A player whose every move is a crash, as an external engine's that dies at once (a Forfeit of kind crash)."""
+
+    name = "crasher"
+
+    def act(self, state):
+        from boardgame_envs.policies.base import Forfeit
+
+        error = Forfeit("crasher exited while we waited for its move")
+        error.kind = "crash"
+        raise error
+
+
+def test_games_lost_by_a_fault_are_named_as_the_arena_names_them(tiny_table):
+    # Elo "at most ..." alone read as a weak player; the games were never played out.
+    r = rate(_Crashes(), "tiny", games=4, progress=False)
+    assert r.elo == -math.inf and r.faults == {"crash": 4} and r.level_faults == {}
+    text = str(r)
+    assert "4 game(s) lost by a crash" in text and "crasher" in text.splitlines()[2 + len(r.per_level)]
+    from boardgame_envs.arena import match
+
+    arena = str(match(lambda: __import__("boardgame_envs").tictactoe_v0.env(), _Crashes(), "random", games=2))
+    assert "2 game(s) lost by a crash" in arena  # the same words
+
+
+def test_faults_of_either_side_are_counted_apart(tiny_table, monkeypatch):
+    def play(workers, env_fn, tasks, players=None):
+        for t in tasks:  # the rated policy (a) crashes in the first game of each pair; the level times out in the second
+            score, fault = (0.0, "crash") if t.a_first else (1.0, "timeout")
+            yield GameResult(t.names[0], t.names[1], t.index, t.a_first, score, 0, fault=fault), None
+
+    monkeypatch.setattr(rating_module, "play", play)
+    r = rate("random", "tiny", games=4, progress=False)
+    assert r.faults == {"crash": 2} and r.level_faults == {"timeout": 2}
+    text = str(r)
+    assert "random: 2 game(s) lost by a crash" in text and "the levels: 2 game(s) lost by a timeout" in text
