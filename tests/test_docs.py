@@ -1,9 +1,12 @@
 """Every documented line runs: the Python blocks of README.md and docs/*.md, and the README's commands.
 
-Python blocks (```python) of one file run in order, in one namespace, in a
-temporary directory (so ``runs/...`` paths land there). The README's command
-blocks (```bash) run line by line: ``boardgame-envs ...`` as
-``python -m boardgame_envs ...``, ``python ...`` with this interpreter.
+Python blocks (```python) run as a reader runs them: each alone, in a fresh
+namespace and a fresh temporary directory (so ``runs/...`` paths land there),
+unless its first line is the comment ``# continues the previous block``: such a
+block runs after the previous block of its page, in its namespace and
+directory. A block that needs an earlier one and does not say so fails here.
+The README's command blocks (```bash) run line by line: ``boardgame-envs ...``
+as ``python -m boardgame_envs ...``, ``python ...`` with this interpreter.
 
 A block that takes long as written (a training run, a 1,000-game match) is
 marked by an HTML comment just before it, which the rendered page does not
@@ -38,6 +41,7 @@ NOT_RUN = {
     "python -m pytest -q": "the test command that runs this test",
     "tensorboard --logdir runs/": "a server that runs until stopped",
 }
+CONTINUES = "# continues the previous block"
 FENCE = re.compile(r"^(?:<!--\s*docs-test:(?P<marks>.*?)-->\s*\n)?```(?P<lang>\w*)\n(?P<code>.*?)^```", re.M | re.S)
 REPLACEMENT = re.compile(r"""(["'])(.*?)\1\s*->\s*(["'])(.*?)\3""")
 
@@ -68,20 +72,59 @@ def commands() -> list[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_python_blocks_run_in_order(path, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    namespace: dict = {"__name__": "__docs__"}
+def continues(code: str) -> bool:
+    """Whether a block says, on its first line, that it continues the previous block of its page."""
+    return code.lstrip("\n").startswith(CONTINUES)
+
+
+def chains(path: Path) -> list[list[tuple[int, str]]]:
+    """The Python blocks of ``path`` as a reader runs them: each chain a block that runs alone, then the
+    blocks that continue it. A page's first block cannot continue anything."""
+    found: list[list[tuple[int, str]]] = []
     for line, code in blocks(path, "python"):
-        try:
-            exec(compile(code, f"{path.name}:{line}", "exec"), namespace)
-        except Exception as exc:
-            pytest.fail(f"{path.name}, block at line {line}: {type(exc).__name__}: {exc}")
+        if continues(code):
+            assert found, f"{path.name}:{line}: the page's first Python block says it continues a previous one"
+            found[-1].append((line, code))
+        else:
+            found.append([(line, code)])
+    return found
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_python_blocks_run_as_a_reader_runs_them(path, tmp_path, monkeypatch):
+    for first, *rest in chains(path):
+        folder = tmp_path / f"line-{first[0]}"
+        folder.mkdir()
+        monkeypatch.chdir(folder)
+        namespace: dict = {"__name__": "__docs__"}
+        for line, code in [first, *rest]:
+            try:
+                exec(compile(code, f"{path.name}:{line}", "exec"), namespace)
+            except NameError as exc:
+                hint = "" if line != first[0] else f"; if it continues the previous block, say so: {CONTINUES!r} as its first line"
+                pytest.fail(f"{path.name}, block at line {line}: NameError: {exc} (it does not run alone{hint})")
+            except Exception as exc:
+                pytest.fail(f"{path.name}, block at line {line}: {type(exc).__name__}: {exc}")
 
 
 def test_the_collector_sees_every_kind_of_block():
     assert len(blocks(ROOT / "README.md", "python")) >= 4
     assert any(c.startswith("boardgame-envs train") for _, c in commands())
+
+
+def test_a_block_that_leans_on_the_one_before_fails_unless_it_says_so(tmp_path, monkeypatch):
+    """The runner can fail: a second block using the first one's ``env`` without the mark is caught,
+    and with the mark it runs in the first one's namespace."""
+    first = "```python\nenv = {'agents': 2}\n```\n\n"
+    second = "```python\n{mark}print(env['agents'])\n```\n"
+    page = tmp_path / "page.md"
+    page.write_text(first + second.format(mark=""))
+    with pytest.raises(pytest.fail.Exception, match="block at line 6: NameError: .*does not run alone"):
+        test_python_blocks_run_as_a_reader_runs_them(page, tmp_path, monkeypatch)
+    page.write_text(first + second.format(mark=CONTINUES + "\n"))
+    assert [len(chain) for chain in chains(page)] == [2]
+    (tmp_path / "again").mkdir()
+    test_python_blocks_run_as_a_reader_runs_them(page, tmp_path / "again", monkeypatch)
 
 
 @pytest.fixture(scope="module")
