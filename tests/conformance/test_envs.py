@@ -1,0 +1,78 @@
+"""Every game's envs pass the ecosystem's own checks: PettingZoo's api, seed and render tests, Gymnasium's
+``check_env`` and ``make_vec``; cases from the catalog (tests/conformance/cases.py)."""
+
+from __future__ import annotations
+
+import pickle
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, render_test, seed_test
+
+import boardgame_envs  # noqa: F401  (registers the ids)
+from boardgame_envs.games.catalog import GAMES
+from conformance.cases import ALL, CATALOG
+
+GYMNASIUM_IDS = [(name, env_id) for name, info in GAMES.items() for env_id in info.gymnasium_ids]
+
+
+@pytest.fixture(params=ALL, ids=lambda case: case.id)
+def case(request):
+    return request.param
+
+
+def test_pettingzoo_api(case):
+    api_test(case.env_fn()(), num_cycles=200)
+
+
+def test_pettingzoo_seed(case):
+    seed_test(case.env_fn(), num_cycles=30)
+
+
+def test_pettingzoo_render(case):
+    render_test(case.env_fn())
+
+
+def test_spaces_metadata_and_a_pickled_env_mid_game(case):
+    env = case.env_fn()()
+    meta = env.unwrapped.metadata
+    assert meta["is_parallelizable"] is False and meta["render_fps"] > 0 and "ansi" in meta["render_modes"]
+    a, b = env.possible_agents
+    assert env.observation_space(a) == env.observation_space(b) and env.action_space(a) == env.action_space(b)
+    game = env.unwrapped.game
+    assert env.observation_space(a)["observation"].shape == (*game.shape, game.num_planes)
+    assert env.action_space(a).n == game.num_actions
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        obs, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    clone = pickle.loads(pickle.dumps(env))
+    for x, y in zip(env.last()[0].values(), clone.last()[0].values()):
+        np.testing.assert_array_equal(x, y)
+    assert env.agent_selection == clone.agent_selection
+
+
+@pytest.mark.parametrize("name, env_id", GYMNASIUM_IDS, ids=[i for _, i in GYMNASIUM_IDS])
+def test_gymnasium_check_env_and_make_vec(name, env_id):
+    env = gymnasium.make(env_id, opponent="random")
+    check_env(env.unwrapped, skip_render_check=True)
+    env.close()
+    vec = gymnasium.make_vec(env_id, num_envs=2, opponent="random")
+    obs, info = vec.reset(seed=0)
+    assert obs["observation"].shape[0] == 2 if isinstance(obs, dict) else obs.shape[0] == 2
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        masks = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, reward, terminated, truncated, info = vec.step(actions)
+        assert reward.shape == (2,) and np.all(np.abs(reward) <= 1)
+    assert (type(vec).__name__ != "SyncVectorEnv") == GAMES[name].batched  # the batched engine where derived
+    vec.close()
+
+
+def test_every_catalog_entry_has_a_case_and_an_id():
+    assert {case.entry for case in CATALOG} == set(GAMES)
+    assert all(GAMES[name].gymnasium_ids for name in GAMES)  # a Gymnasium id for every game
