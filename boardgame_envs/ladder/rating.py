@@ -210,7 +210,7 @@ def rate(
     policy: Any, game: str, rule: str | None = None, board_size: int | None = None, games: int = 400, seed: int = 0,
     jobs: int = 1, precision: float | None = None, progress: bool = True,
     on_batch: Callable[[Rating], None] | None = None, backend: str = "local",
-    save_games: str | os.PathLike | None = None, opening_rule: str | None = None,
+    save_games: str | os.PathLike | None = None, opening_rule: str | None = None, start: float | None = None,
 ) -> Rating:  # fmt: skip
     """Rate ``policy`` (a spec, a ``.pt`` checkpoint, an object with ``act(state)``) on ``game``'s ladder.
 
@@ -224,9 +224,13 @@ def rate(
     played. ``opening_rule`` (``"swap2"``, ``"soosorv8"``, ...) plays every game under
     that tournament opening rule, each pair swapping which side is the first player;
     the levels keep the Elo they were rated with, in games without one (the rating
-    says so).
+    says so). ``start``: an Elo to begin near (the first games are against the built-in
+    level nearest it; default the middle built-in level): a rating repeated while the
+    policy trains starts from its last estimate and spends its few games where they say most.
     """
     _check(games, jobs, backend)
+    if start is not None and (isinstance(start, bool) or not isinstance(start, (int, float)) or math.isnan(start)):
+        raise ValueError(f"start must be an Elo (a number), got {start!r}")
     if precision is not None and not precision > 0:
         raise ValueError(f"precision must be a positive number of Elo, got {precision!r}")
     ladder = ladder_for(game, rule, board_size)
@@ -239,7 +243,8 @@ def rate(
     rng = np.random.default_rng(seed)
     pairs = math.ceil(games / 2)
     builtin = [lv for lv in table if not lv.external]
-    walk = Walk(table, start=builtin[len(builtin) // 2])  # the middle of the built-in levels, engines or not
+    first = builtin[len(builtin) // 2] if start is None else nearest(builtin, start)  # engines or not
+    walk = Walk(table, start=first)
     walk.above = above
     walk.opening_rule = ruled
     rating = walk.rating(name, ladder.name, Estimate(math.nan, -math.inf, math.inf))
@@ -328,6 +333,12 @@ def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:
     if not hasattr(built, "act"):
         raise TypeError(f"{spec_name(policy)!r} does not make a policy: it has no act(env)")
     trained_on = getattr(built, "game", None)
-    if callable(getattr(built, "close", None)):
-        built.close()  # an external engine's process: each game starts its own
-    check_trained_on(spec_name(policy), trained_on, env_fn().unwrapped.game)
+    game = env_fn().unwrapped.game
+    try:
+        check_trained_on(spec_name(policy), trained_on, game)
+        check = getattr(built, "check_game", None)
+        if callable(check):  # a policy that can tell: a model of another game's shape, the perfect player on big boards
+            check(game)
+    finally:
+        if callable(getattr(built, "close", None)):
+            built.close()  # an external engine's process: each game starts its own
