@@ -162,16 +162,42 @@ def network_from(
 ) -> tuple[PolicyValueNet, Any]:  # fmt: skip
     """The network of a checkpoint (in eval mode, on ``device``) and the game it was trained on.
 
-    Weights that do not fit the shape the checkpoint states raise :class:`CheckpointError` naming ``source``.
+    Weights that do not fit the shape the checkpoint states raise :class:`CheckpointError` naming ``source``,
+    before the network is built: a small file stating a huge shape allocates nothing.
     """
     try:
         game = game_from_dict(checkpoint["game"])
-        net = PolicyValueNet(**checkpoint["net_hparams"]).to(device)
-        net.load_state_dict(checkpoint["net"])
+        misfit = _misfit(checkpoint["net_hparams"], checkpoint["net"])
+        if not misfit:
+            net = PolicyValueNet(**checkpoint["net_hparams"]).to(device)
+            net.load_state_dict(checkpoint["net"])
     except (RuntimeError, ValueError, TypeError, KeyError) as exc:
-        raise CheckpointError(f"{source}: its weights do not fit the network it describes: {_first_mismatch(exc)}") from None
+        misfit = _first_mismatch(exc)
+    if misfit:
+        raise CheckpointError(f"{source}: its weights do not fit the network it describes: {misfit}")
     net.eval()
     return net, game
+
+
+def _misfit(hparams: dict[str, Any], weights: dict[str, Any]) -> str:
+    """The first way ``weights`` differ from the tensors of a network of shape ``hparams`` ("" if they fit).
+
+    The network is built on the ``meta`` device, which gives every tensor its shape and no memory: a
+    stated shape of 64 blocks of 1,024 channels is gigabytes when built for real.
+    """
+    with torch.device("meta"):
+        expected = PolicyValueNet(**hparams).state_dict()
+    for key, tensor in expected.items():
+        stored = weights.get(key)
+        if stored is None:
+            return f"Missing key {key!r}"
+        if not isinstance(stored, torch.Tensor):
+            return f"{key!r} is not a tensor"
+        if stored.shape != tensor.shape:
+            return (f"size mismatch for {key}: the file holds {list(stored.shape)}, "
+                    f"the shape it states needs {list(tensor.shape)}")  # fmt: skip
+    extra = next((key for key in weights if key not in expected), None)
+    return "" if extra is None else f"Unexpected key {str(extra)[:80]!r}"
 
 
 def _first_mismatch(exc: Exception) -> str:

@@ -159,3 +159,34 @@ def test_a_full_disk_is_one_line_and_the_old_checkpoint_survives(tmp_path, monke
         ckpt.save_checkpoint(path, _net_checkpoint())
     assert str(info.value) == f"cannot write {path}: No space left on device; the previous checkpoint is kept"
     assert path.read_bytes() == before and not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_stated_shape_the_weights_do_not_fill_is_refused_before_anything_is_built(tmp_path, monkeypatch):
+    # A 170 KB file stating blocks=64, channels=1024 (both in range) made a 5 GB network before its
+    # weights were compared: the stored tensors' shapes are checked against the stated shape first.
+    from boardgame_envs.alphazero import checkpoint as checkpoint_module
+
+    stated = {"in_planes": 2, "board_size": 3, "blocks": 64, "channels": 1024}
+    path = tmp_path / "big.pt"
+    torch.save(_net_checkpoint(net_hparams=stated), path)
+    assert path.stat().st_size < 200_000
+    real = checkpoint_module.PolicyValueNet
+
+    def built_only_on_meta(*args, **kwargs):  # a network with memory behind it would be the 5 GB one
+        device = torch.empty(0).device
+        assert device.type == "meta", f"a {kwargs or args} network was built on {device}"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(checkpoint_module, "PolicyValueNet", built_only_on_meta)
+    with pytest.raises(CheckpointError, match="do not fit") as info:
+        NetworkPolicy.from_checkpoint(path)
+    text = str(info.value)
+    assert "\n" not in text and "big.pt" in text and len(text) < 300
+    assert "[1024, 2, 3, 3]" in text and "[8, 2, 3, 3]" in text  # the first tensor that differs, both shapes
+
+
+def test_weights_that_fit_build_the_network(tmp_path):
+    path = tmp_path / "net.pt"
+    torch.save(_net_checkpoint(), path)
+    policy = NetworkPolicy.from_checkpoint(path)
+    assert next(policy.net.parameters()).device.type == "cpu"
