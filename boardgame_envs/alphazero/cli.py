@@ -101,13 +101,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f'train needs torch ({exc}); install it with: pip install "boardgame-envs[train]"') from None
     trainer = AlphaZeroTrainer(env_fn, config)
     start = trainer.iteration
-    if start:
-        print(f"resuming from iteration {start} ({config.out}/latest.pt)", flush=True)
-    elif trainer.saved_warm is not None and not trainer.warm["done"]:
-        print(f"resuming the warm start ({config.out}/latest.pt)", flush=True)
     fresh = not start and trainer.saved_warm is None  # nothing in out/ to resume
-    if fresh:
-        print(f"starting a new run in {config.out}", flush=True)
+    if not config.progress:  # with progress on, the trainer says it (and its budget's plan) itself
+        print(trainer.opening_line(), flush=True)
     try:
         rows = trainer.train()
     except KeyboardInterrupt:
@@ -121,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
         say_interrupted(f"interrupted; {where}")
         return 130
     since = f"resumed from {start}" if start else "a new run" if fresh else "resumed the warm start"
+    if not config.progress:
+        print(trainer.account())
+    if not trainer.learned or (not trainer.iteration and not trainer.warm["done"]):
+        # Nothing (or only part of a warm start) learned: the checkpoint is no result to play against.
+        print("nothing to play against yet; the same command goes on with more minutes")
+        return 0
     if config.iterations == 0:
         print(f"the warm start is done ({trainer.warm['games']} games, {trainer.warm['steps']} learning steps); "
               "copy its latest.pt into a run's folder to branch a run from it")

@@ -69,6 +69,10 @@ class Examples:
         return len(self.values)
 
 
+class OutOfTime(Exception):
+    """Self-play reached its deadline before the games it was asked for had finished."""
+
+
 class SelfPlay:
     """``config.parallel_games`` envs that play on from call to call; :meth:`play` collects finished games."""
 
@@ -86,8 +90,13 @@ class SelfPlay:
         self.histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [[] for _ in self.envs]
         self.decisions: list[list[str]] = [[] for _ in self.envs]  # per game, an opening rule's decisions so far
 
-    def play(self, net: PolicyValueNet, games: int) -> tuple[Examples, SelfPlayStats]:
-        """Move all games on until ``games`` of them have finished; their positions are the examples."""
+    def play(self, net: PolicyValueNet, games: int, deadline: float | None = None) -> tuple[Examples, SelfPlayStats]:
+        """Move all games on until ``games`` of them have finished; their positions are the examples.
+
+        Raises :class:`OutOfTime` when a round of moves would start past ``deadline`` (a
+        ``time.perf_counter()`` value); the games under way stay in their envs, and the ones that
+        ended in this call are dropped.
+        """
         cfg = self.config
         stats = SelfPlayStats()
         cpu_start = time.process_time()
@@ -95,6 +104,8 @@ class SelfPlay:
         evaluate = net_evaluator(net, self.encoder)
         points = getattr(self.game, "points", self.game.num_actions)  # actions from here on are decisions
         while stats.games < games:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise OutOfTime(f"{stats.games} of {games} self-play games had ended at the deadline")
             states = [env.unwrapped.game_state for env in self.envs]
             self.forest.set_roots(states)
             # Playout cap randomization: a full search (with root noise, under PUCT) on a random share of the moves.

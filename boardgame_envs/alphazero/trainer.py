@@ -4,7 +4,9 @@ A fresh run with ``config.warm_start`` (a policy spec) first plays
 ``warm_games`` games of that policy against itself and takes ``warm_steps``
 learning steps on its moves (expert iteration's warm start,
 :mod:`~boardgame_envs.alphazero.warmstart`); the checkpoint records it, so a
-resumed run never repeats it. Then, one iteration:
+resumed run never repeats it. ``config.minutes`` is the whole call's budget,
+warm start included: the warm start gets a share of it and is scaled down to
+fit (:mod:`~boardgame_envs.alphazero.budget`). Then, one iteration:
 
 1. **Self-play** ``games_per_iteration`` games with the current network
    (:class:`~boardgame_envs.alphazero.selfplay.SelfPlay`: envs built by
@@ -38,6 +40,7 @@ import torch
 from torch.nn import functional as F
 from tqdm.auto import tqdm
 
+from boardgame_envs.alphazero.budget import Clock, needed_minutes, warm_floor, warm_plan, warm_shares, warm_step_target
 from boardgame_envs.alphazero.buffer import ReplayBuffer
 from boardgame_envs.alphazero.checkpoint import (
     LATEST,
@@ -51,7 +54,7 @@ from boardgame_envs.alphazero.checkpoint import (
 from boardgame_envs.alphazero.config import AlphaZeroConfig
 from boardgame_envs.alphazero.network import PolicyValueNet, resolve_device
 from boardgame_envs.alphazero.policy import NetworkPolicy
-from boardgame_envs.alphazero.selfplay import Examples, SelfPlay, SelfPlayStats
+from boardgame_envs.alphazero.selfplay import Examples, OutOfTime, SelfPlay, SelfPlayStats
 from boardgame_envs.alphazero.summary import (
     SUMMARY,
     append_metrics,
@@ -169,6 +172,61 @@ class AlphaZeroTrainer:
         self.saved_warm = dict(self.warm) if resuming else None
         self._selfplay: Any = None
         self._writer: Any = None
+        self._clock: Clock | None = None  # the budget of the train() call under way
+        self._eval_s: float | None = None  # seconds of the last evaluation
+        # What this call measured (seconds a warm-start game, a learning step) and why it stopped early, if it did.
+        self.rates: dict[str, float] = {}
+        self.stopped: str | None = None
+
+    # ------------------------------------------------------------- messages
+    def opening_line(self) -> str:
+        """What a call to :meth:`train` starts from: a new run, the warm start under way, or an iteration."""
+        if self.iteration:
+            return f"resuming from iteration {self.iteration} ({self.out}/{LATEST})"
+        if self.saved_warm is not None and not self.warm["done"]:
+            return f"resuming the warm start ({self.out}/{LATEST}; {self._warm_so_far()})"
+        if self.saved_warm is not None:
+            return f"resuming after the warm start ({self.out}/{LATEST})"
+        return f"starting a new run in {self.out}" if self.out is not None else "starting a new run (no out folder: nothing is kept)"
+
+    @property
+    def learned(self) -> bool:
+        """Whether the network has learned anything: a warm-start learning step or a self-play iteration."""
+        return self.iteration > 0 or self.warm["steps"] > 0
+
+    def account(self) -> str:
+        """The run so far in one line: the warm start (games, learning steps, whether cut to fit the budget) and
+        the self-play iterations, or, for a network that has learned nothing, that it has not and why."""
+        cfg = self.config
+        parts = []
+        if cfg.warm_start is not None or self.warm["games"]:
+            if self.warm["done"] and self.warm.get("cut"):
+                parts.append(f"warm start cut to fit the budget ({self._warm_so_far()})")
+            elif self.warm["done"]:
+                parts.append(f"warm start {self.warm['games']} games, {self.warm['steps']} learning steps")
+            else:
+                parts.append(f"warm start unfinished ({self._warm_so_far()}; the same call again goes on with it)")
+        parts.append(f"{self.iteration} self-play iterations")
+        line = "; ".join(parts)
+        why = f": {self.stopped}" if self.stopped else ""
+        if self.learned and (self.iteration or self.warm["done"]):
+            return line + (f" ({self.stopped})" if self.stopped else "")
+        need = needed_minutes(self.rates.get("game_s"), self.rates.get("step_s"), cfg.warm_games, cfg.warm_steps)
+        hint = f"; a whole warm start needs a budget of about {need:.0f} minutes here" if need is not None and need >= 1 else ""
+        what = "no learning" if not self.learned else "no self-play iterations, only part of the warm start"
+        return f"{what}{why} ({line}){hint}"
+
+    def _warm_so_far(self) -> str:
+        cfg = self.config
+        if not self.warm["games"]:
+            return f"0 of {cfg.warm_games} games"
+        target = warm_step_target(cfg.warm_steps, self.warm["games"], cfg.warm_games)
+        return f"{self.warm['games']} of {cfg.warm_games} games, {self.warm['steps']} of {target} learning steps"
+
+    def _say(self, line: str) -> None:
+        """A line for the user, shown with the progress bars (``config.progress``)."""
+        if self.config.progress:
+            tqdm.write(line)
 
     # ------------------------------------------------------------------ loop
     def train(self) -> list[dict[str, float]]:
@@ -179,30 +237,47 @@ class AlphaZeroTrainer:
         cfg = self.config
         if cfg.iterations is None and cfg.minutes is None:
             raise ValueError("set config.iterations or config.minutes: training has no end otherwise")
-        deadline = None if cfg.minutes is None else time.perf_counter() + 60.0 * cfg.minutes
+        self._clock = clock = Clock(cfg.minutes)
+        self.rates, self.stopped = {}, None
         rows: list[dict[str, float]] = []
         if self._lock is not None:
             self._lock.acquire()  # again, for a second train() on a trainer whose lock the first released
+        self._say(self.opening_line())
         try:
             if not self.warm["done"]:
-                self.warm_start(deadline)
+                games_share, steps_share = warm_shares(cfg.iterations)
+                if cfg.minutes is not None:
+                    games_left = 0 if self.warm["games"] else cfg.warm_games
+                    self._say(warm_plan(cfg.minutes, cfg.iterations, games_left, cfg.warm_steps, cfg.warm_start or ""))
+                self.warm_start(clock.at(steps_share), games_deadline=clock.at(games_share),
+                                final=cfg.minutes is not None and cfg.iterations != 0, floor_deadline=clock.deadline)  # fmt: skip
             origin = None if self.out is None else self.out / "snapshots" / "iter-0000.pt"
             if origin is not None and self.warm["done"] and not self.iteration and cfg.snapshot_every and not origin.exists():
                 self.snapshot()  # a curve's first point: the warm start's network (or the untrained one), 0 iterations
             # The bar counts all iterations: a resumed run starts it where the checkpoint was.
-            bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="alphazero", unit="it", disable=not cfg.progress)
-            started = time.perf_counter()
-            while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations) and (
-                deadline is None or time.perf_counter() < deadline
-            ):
-                clock = None if deadline is None else (time.perf_counter() - started, deadline - started)
-                self._anneal(schedule_progress(self.iteration, cfg.iterations, clock))
-                row = self.run_iteration()
+            bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="iterations", unit="it", disable=not cfg.progress)
+            started, took = time.perf_counter(), None
+            while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations):
+                if clock.passed() or (took is not None and not clock.fits(took)):
+                    if took is not None:
+                        self.stopped = f"the next iteration (about {took:.0f} s) would end past the budget"
+                    break
+                elapsed = None if clock.seconds is None else (time.perf_counter() - started, clock.start + clock.seconds - started)
+                self._anneal(schedule_progress(self.iteration, cfg.iterations, elapsed))
+                begun = time.perf_counter()
+                try:
+                    row = self.run_iteration()
+                except OutOfTime as exc:
+                    self.stopped = f"the budget ended inside iteration {self.iteration + 1} ({exc}), which is dropped"
+                    break
+                took = time.perf_counter() - begun
                 rows.append(row)
                 bar.update()
                 bar.set_postfix({k: f"{v:.3g}" for k, v in row.items() if k in ("games_per_s", "loss") or k.startswith("score")})
             bar.close()
+            self._say(self.account())
         finally:
+            self._clock = None
             self.release_workers()
             self.release_lock()
         if self._writer is not None:
@@ -223,59 +298,109 @@ class AlphaZeroTrainer:
             close()
             self._selfplay = None
 
-    def warm_start(self, deadline: float | None = None) -> None:
-        """Expert iteration's warm start: ``warm_games`` games of ``config.warm_start``, then ``warm_steps`` steps.
+    def warm_start(self, deadline: float | None = None, games_deadline: float | None = None, final: bool = False,
+                   floor_deadline: float | None = None) -> None:  # fmt: skip
+        """Expert iteration's warm start: ``warm_games`` games of ``config.warm_start``, then learning steps.
 
         The games fill the replay buffer (one example per expert move, see
-        :mod:`~boardgame_envs.alphazero.warmstart`) and are checkpointed; the
-        learning steps are checkpointed as they go, and stop early (to go on when
-        the run is resumed) at ``deadline`` (a ``time.perf_counter()`` value).
+        :mod:`~boardgame_envs.alphazero.warmstart`) and are checkpointed; they stop
+        at ``games_deadline`` (a ``time.perf_counter()`` value), and the games played
+        by then are the warm start's (a warm start with none plays them at its next
+        call). The learning steps, ``warm_steps`` for all the games and fewer in
+        proportion for fewer (:func:`~boardgame_envs.alphazero.budget.warm_step_target`),
+        are checkpointed as they go and stop at ``deadline``, or, short of their floor
+        (:func:`~boardgame_envs.alphazero.budget.warm_floor`), at ``floor_deadline`` when
+        it is later (self-play from a network short of its floor is not worth its time).
+        Cut short, the warm start goes on at the next call, unless ``final`` (a budgeted
+        run whose self-play follows) and it has its floor of steps: then it is complete
+        at the size it reached, marked ``cut`` (as is one with fewer games than asked for).
         """
         cfg = self.config
         if cfg.warm_start is None:
             raise ValueError("config.warm_start names no policy: there is nothing to warm-start from")
         if self.warm["games"] == 0:
-            self._play_warm_games()
+            self._play_warm_games(games_deadline)
+            if self.warm["games"] == 0:
+                return  # not one game before the clock: nothing to learn from
+        target = warm_step_target(cfg.warm_steps, self.warm["games"], cfg.warm_games)
         self._anneal(0.0)
-        bar = tqdm(total=cfg.warm_steps, initial=self.warm["steps"], desc="warm start: learning", unit="step",
+        bar = tqdm(total=target, initial=min(self.warm["steps"], target), desc="warm-start learning steps", unit="step",
                    disable=not cfg.progress)  # fmt: skip
         losses: dict[str, float] = {}
-        while self.warm["steps"] < cfg.warm_steps and (deadline is None or time.perf_counter() < deadline):
-            steps = min(WARM_CHUNK, cfg.warm_steps - self.warm["steps"])
+        begun, taken, floor = time.perf_counter(), 0, warm_floor(target)
+        late = deadline if floor_deadline is None or deadline is None else max(deadline, floor_deadline)
+        while self.warm["steps"] < target:
+            until = deadline if self.warm["steps"] >= floor else late
+            if until is not None and time.perf_counter() >= until:
+                break
+            # Up to the next save point: a checkpoint every WARM_SAVE_EVERY steps, a progress update every WARM_CHUNK;
+            # and not past the floor on the floor's clock.
+            steps = min(WARM_CHUNK, target - self.warm["steps"], WARM_SAVE_EVERY - self.warm["steps"] % WARM_SAVE_EVERY)
+            steps = steps if self.warm["steps"] >= floor else min(steps, floor - self.warm["steps"])
             cpu = time.process_time()
-            losses = self.learn(steps)
+            chunk = self.learn(steps, until)
             self.cpu_s += time.process_time() - cpu
-            self.warm["steps"] += steps
-            bar.update(steps)
+            done = int(chunk.pop("learn_steps", 0))
+            losses = chunk or losses
+            self.warm["steps"] += done
+            taken += done
+            bar.update(done)
             bar.set_postfix({k: f"{v:.3g}" for k, v in losses.items()})
-            self._log({f"warm_{k}": v for k, v in losses.items()}, step=self.warm["steps"])
-            if self.warm["steps"] % WARM_SAVE_EVERY == 0 and self.warm["steps"] < cfg.warm_steps:
+            if done:
+                self._log({f"warm_{k}": v for k, v in losses.items()}, step=self.warm["steps"])
+            if self.warm["steps"] % WARM_SAVE_EVERY == 0 and self.warm["steps"] < target:
                 self._save()
         bar.close()
-        if self.warm["steps"] >= cfg.warm_steps:
+        if taken:
+            self.rates["step_s"] = (time.perf_counter() - begun) / taken
+        # Cut to fit the budget, the warm start is complete at its size once it has its floor of steps; below
+        # that it is unfinished, and self-play waits for the next call to take them.
+        cut = final and self.warm["steps"] < target
+        if cut:
+            self._say(f"warm-start learning steps stopped at {self.warm['steps']} of {target}: their share of the budget is spent")
+        if cut and self.warm["steps"] >= floor:
+            self.warm["cut"] = True
+        elif self.warm["steps"] >= target and self.warm["games"] < cfg.warm_games:
+            self.warm["cut"] = True  # whole for the games it has, fewer games than asked for
+        elif cut:
+            self.stopped = (f"the budget's share for warm-start learning ended after {self.warm['steps']} steps, "
+                            f"fewer than the {floor} a warm start takes at least")  # fmt: skip
+        if self.warm["steps"] >= target or self.warm.get("cut"):
             self.warm["done"] = True
             if self.out is not None:
                 append_metrics(self.out, {"iteration": 0.0, **self._warm_row(), **losses})
         self._save()
 
-    def _play_warm_games(self) -> None:
+    def _play_warm_games(self, deadline: float | None = None) -> None:
         cfg = self.config
-        cpu = _cpu_with_children()
+        cpu, begun = _cpu_with_children(), time.perf_counter()
         tasks = warm_tasks(self.env_fn, self.game, cfg.warm_start, cfg.warm_games, cfg.warm_random_moves, self.rng)
         played, positions, results = [], 0, {BLACK: 0, WHITE: 0, EMPTY: 0}
-        bar = tqdm(total=len(tasks), desc=f"warm start: {cfg.warm_start} games", unit="game", disable=not cfg.progress)
+        bar = tqdm(total=len(tasks), desc=f"warm-start games ({cfg.warm_start})", unit="game", disable=not cfg.progress)
         games = play_warm_games(tasks, cfg.workers, cfg.backend)
         try:
-            for game in games:
+            # The clock is read as each game comes in: a game at a time, it overruns by at most one game's wait.
+            while deadline is None or time.perf_counter() < deadline:
+                game = next(games, None)
+                if game is None:
+                    break
                 played.append(game)
                 positions += len(game.actions)
                 results[game.winner_color] += 1
                 bar.update()
                 bar.set_postfix(positions=positions, black_wins=results[BLACK], white_wins=results[WHITE])
         finally:
-            games.close()  # stops the workers, also on Ctrl-C or an error
+            games.close()  # stops the workers, also at the deadline, on Ctrl-C or an error
             bar.close()
         self.cpu_s += _cpu_with_children() - cpu  # the games' worker processes too, once they have ended
+        if played:
+            self.rates["game_s"] = (time.perf_counter() - begun) / len(played)
+        if len(played) < len(tasks) and played:
+            self._say(f"warm-start games stopped at {len(played)} of {len(tasks)}: their share of the budget is spent")
+        elif not played:
+            self.stopped = "the budget's share for warm-start games ended before the first game did"
+        if not played:
+            return  # nothing to keep: the next call plays them
         # Into the buffer only once all games are in: an interrupted warm start leaves no trace.
         for game in played:
             self.buffer.add(game.planes, game.masks, *warm_targets(game, cfg.value_decay, self.game.num_actions))
@@ -316,11 +441,12 @@ class AlphaZeroTrainer:
     def run_iteration(self) -> dict[str, float]:
         """One self-play / learn / (evaluate) / checkpoint round; returns its scalars."""
         cfg = self.config
+        deadline = None if self._clock is None else self._clock.deadline
         t0 = time.perf_counter()
-        examples, stats = self.self_play(cfg.games_per_iteration)
+        examples, stats = self.self_play(cfg.games_per_iteration, deadline)  # OutOfTime past the deadline
         t1, cpu1 = time.perf_counter(), time.process_time()
         self.buffer.add(examples.planes, examples.masks, examples.policies, examples.values)
-        losses = self.learn(cfg.train_steps)
+        losses = self.learn(cfg.train_steps, deadline)
         t2 = time.perf_counter()
         self.cpu_s += stats.cpu_s + time.process_time() - cpu1
         self.iteration += 1
@@ -340,7 +466,14 @@ class AlphaZeroTrainer:
             **losses,
         }
         if cfg.eval_every and self.iteration % cfg.eval_every == 0:
-            row.update(self.evaluate())
+            # An evaluation is left out when the last one (or, before any, this iteration's self-play) would not fit.
+            guess = self._eval_s if self._eval_s is not None else t1 - t0
+            if self._clock is None or self._clock.fits(guess):
+                t3 = time.perf_counter()
+                row.update(self.evaluate())
+                self._eval_s = time.perf_counter() - t3
+            else:
+                self._say(f"iteration {self.iteration}: evaluation left out, it would end past the budget")
         self._log(row, step=self.iteration)
         if self.out is not None:
             append_metrics(self.out, row)
@@ -379,8 +512,9 @@ class AlphaZeroTrainer:
             self.saved_warm = dict(self.warm)
 
     # ------------------------------------------------------------- the parts
-    def self_play(self, games: int) -> tuple[Examples, SelfPlayStats]:
-        """Play ``games`` games with the current network (local or on Ray workers)."""
+    def self_play(self, games: int, deadline: float | None = None) -> tuple[Examples, SelfPlayStats]:
+        """Play ``games`` games with the current network (local or on Ray workers); locally, :class:`OutOfTime`
+        when ``deadline`` (a ``time.perf_counter()`` value) comes first (Ray workers play their share out)."""
         if self._selfplay is None:
             seed = int(self.rng.integers(2**31))
             if self.config.backend == "ray":
@@ -389,16 +523,23 @@ class AlphaZeroTrainer:
                 self._selfplay = RaySelfPlay(self.env_fn, self.config, seed)
             else:
                 self._selfplay = SelfPlay(self.env_fn, self.config, seed)
+        if isinstance(self._selfplay, SelfPlay):
+            return self._selfplay.play(self.net, games, deadline)
         return self._selfplay.play(self.net, games)
 
-    def learn(self, steps: int) -> dict[str, float]:
-        """``steps`` gradient steps on batches from the replay buffer; mean losses."""
+    def learn(self, steps: int, deadline: float | None = None) -> dict[str, float]:
+        """``steps`` gradient steps on batches from the replay buffer, fewer when ``deadline`` (a
+        ``time.perf_counter()`` value) comes first; their mean losses and ``learn_steps``, the steps taken
+        (nothing without a step)."""
         cfg = self.config
         totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}
         if steps == 0 or len(self.buffer) == 0:
             return {}
         self.net.train()
+        taken = 0
         for _ in range(steps):
+            if deadline is not None and taken and time.perf_counter() >= deadline:
+                break  # at least one step: an iteration's games are not left unlearned
             planes, masks, policies, values = self.buffer.sample(cfg.batch_size, self.rng)
             planes = planes.transpose(0, 3, 1, 2)  # HWC -> CHW
             if cfg.augment and self._mnk:
@@ -424,8 +565,9 @@ class AlphaZeroTrainer:
             totals["loss"] += loss.item()
             totals["policy_loss"] += policy_loss.item()
             totals["value_loss"] += value_loss.item()
+            taken += 1
         self.net.eval()
-        return {k: v / steps for k, v in totals.items()}
+        return {**{k: v / taken for k, v in totals.items()}, "learn_steps": float(taken)}
 
     def policy(self, simulations: int | None = None, seed: int | None = None) -> NetworkPolicy:
         """The current network as a policy (``simulations`` defaults to ``config.eval_simulations``)."""
