@@ -94,7 +94,8 @@ class AlphaZeroConfig:
     """Stop at this many iterations in all (resumed runs count earlier ones); 0: the warm start only
     (one warm start to branch several runs from: copy its out/latest.pt into each run's folder)."""
     minutes: float | None = None
-    """Wall-time budget of this call (a resumed run gets a new one)."""
+    """Wall-time budget of this call, warm start included (a resumed run gets a new one): a warm start still
+    to do stops its games at 30% of it and its learning steps at 50%, scaled down to fit."""
     # Evaluation against built-in policies with the arena.
     eval_every: int = 5
     """Evaluate every this many iterations; 0 turns evaluation off."""
@@ -119,7 +120,7 @@ class AlphaZeroConfig:
     tensorboard: bool = True
     """Write TensorBoard logs to the run directory."""
     progress: bool = True
-    """Show a progress bar."""
+    """Show progress bars (one a phase) and say what the run starts from, its budget's plan and what it did."""
     backend: str = "local"
     """Where self-play runs: local (this process) or ray (Ray workers)."""
     workers: int = 2
