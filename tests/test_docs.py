@@ -38,6 +38,8 @@ FAST = os.environ.get("BOARDGAME_ENVS_DOCS_FAST", "1") != "0"
 # Commands of the README that are not run here, and why.
 NOT_RUN = {
     "python -m pip install -r requirements-dev.txt": "the set-up itself (checked on a fresh clone, not in the tests)",
+    "python -m pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu": "the CPU-only set-up's "
+    "first step, from an index the test machines need not reach (test_the_readme_installs_the_pinned_torch)",
     "python -m pytest -q": "the test command that runs this test",
     "tensorboard --logdir runs/": "a server that runs until stopped",
 }
@@ -125,6 +127,25 @@ def test_a_block_that_leans_on_the_one_before_fails_unless_it_says_so(tmp_path, 
     assert [len(chain) for chain in chains(page)] == [2]
     (tmp_path / "again").mkdir()
     test_python_blocks_run_as_a_reader_runs_them(page, tmp_path / "again", monkeypatch)
+
+
+def test_the_dev_requirements_need_no_index_but_pypi():
+    """CI installs requirements-dev.txt reaching PyPI only: an index or wheel-folder option there would break it
+    (PyTorch's CPU index belongs in the README's CPU-only commands, not in this file)."""
+    lines = [line.split("#")[0].strip() for line in (ROOT / "requirements-dev.txt").read_text().splitlines()]
+    options = [line for line in lines if line.startswith("-") and not line.startswith("-e ")]
+    assert options == []
+    assert "torch==2.13.0" in lines
+
+
+def test_the_readme_installs_the_pinned_torch():
+    """Every torch the README's commands install is the version requirements-dev.txt pins (else the set-up
+    would replace it), and pyproject's train extra allows it."""
+    pinned = re.search(r"^torch==(\S+)$", (ROOT / "requirements-dev.txt").read_text(), re.M)[1]
+    installs = [c for _, c in commands() if c.startswith("python -m pip install torch")]
+    assert installs and all(f"torch=={pinned} " in c + " " for c in installs)
+    assert any("--index-url https://download.pytorch.org/whl/cpu" in c for c in installs)
+    assert f"<={pinned}" in (ROOT / "pyproject.toml").read_text() or f"=={pinned}" in (ROOT / "pyproject.toml").read_text()
 
 
 @pytest.fixture(scope="module")
