@@ -65,6 +65,7 @@ from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, wa
 from boardgame_envs.envs.game_env import GameEnv
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.games.protocol import cell_symmetries, kernels_of
+from boardgame_envs.progress import progress_bar
 from boardgame_envs.symmetry import random_permutations, random_symmetries
 
 
@@ -255,7 +256,7 @@ class AlphaZeroTrainer:
             if origin is not None and self.warm["done"] and not self.iteration and cfg.snapshot_every and not origin.exists():
                 self.snapshot()  # a curve's first point: the warm start's network (or the untrained one), 0 iterations
             # The bar counts all iterations: a resumed run starts it where the checkpoint was.
-            bar = tqdm(total=cfg.iterations, initial=self.iteration, desc="iterations", unit="it", disable=not cfg.progress)
+            bar = progress_bar(total=cfg.iterations, initial=self.iteration, desc="iterations", unit="it", disable=not cfg.progress)
             started, took = time.perf_counter(), None
             while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations):
                 if clock.passed() or (took is not None and not clock.fits(took)):
@@ -324,7 +325,7 @@ class AlphaZeroTrainer:
                 return  # not one game before the clock: nothing to learn from
         target = warm_step_target(cfg.warm_steps, self.warm["games"], cfg.warm_games)
         self._anneal(0.0)
-        bar = tqdm(total=target, initial=min(self.warm["steps"], target), desc="warm-start learning steps", unit="step",
+        bar = progress_bar(total=target, initial=min(self.warm["steps"], target), desc="warm-start learning steps", unit="step",
                    disable=not cfg.progress)  # fmt: skip
         losses: dict[str, float] = {}
         begun, taken, floor = time.perf_counter(), 0, warm_floor(target)
@@ -376,7 +377,7 @@ class AlphaZeroTrainer:
         cpu, begun = _cpu_with_children(), time.perf_counter()
         tasks = warm_tasks(self.env_fn, self.game, cfg.warm_start, cfg.warm_games, cfg.warm_random_moves, self.rng)
         played, positions, results = [], 0, {BLACK: 0, WHITE: 0, EMPTY: 0}
-        bar = tqdm(total=len(tasks), desc=f"warm-start games ({cfg.warm_start})", unit="game", disable=not cfg.progress)
+        bar = progress_bar(total=len(tasks), desc=f"warm-start games ({cfg.warm_start})", unit="game", disable=not cfg.progress)
         games = play_warm_games(tasks, cfg.workers, cfg.backend)
         try:
             # The clock is read as each game comes in: a game at a time, it overruns by at most one game's wait.
