@@ -1,0 +1,440 @@
+"""PPO in one file (CleanRL style) on the batched engine, with self-play through an opponent pool.
+
+One process, one thread. The learner plays ``num_envs`` games at once on the
+batched engine (``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``)
+against an :class:`~boardgame_envs.selfplay.OpponentPool`: the ladder's bottom
+levels (``random`` and ``greedy:epsilon=E``, batched in numba) and the learner's
+own frozen snapshots (each a batched callable: one forward pass for all the
+games waiting for it), one member drawn per game, by the learner's losses
+(prioritised fictitious self-play). A masked-action CNN (3x3 convolutions that
+keep the board, a 1x1 policy head with one logit per point) is trained by
+clipped PPO with GAE.
+
+Resume is exact: every ``checkpoint_every`` updates the run writes its state
+(network, optimiser, pool, torch RNG, counters, CPU time) to ``--out`` and then,
+killed or not, goes on *from what it wrote*: the pool is loaded back and new
+games start from a seed fixed by the update count (a game cut there is
+bootstrapped by the value, as any truncation). So a rerun with the same
+``--out`` computes what the unbroken run computes. The budget is the process
+CPU time (``time.process_time``), summed across resumes.
+
+Every ``rate_minutes`` of CPU the greedy policy is rated on the game's ladder
+(``boardgame_envs.ladder.rate``, ``rate_games`` games, in this process, starting
+near the last estimate) and a row ``cpu_hours, steps, elo, low, high, ...`` goes
+to ``--out/curve.csv``; the rating's own CPU counts in the budget and in the CSV,
+and the interval between ratings stretches to keep them under ``rate_share``.
+
+    python baselines/ppo_selfplay.py --game gomoku9 --cpu-hours 2 --out runs/ppo-gomoku9-s0
+    python baselines/ppo_selfplay.py --game renju --cpu-hours 4 --out runs/ppo-renju-s0
+
+Run it again with the same ``--out`` to resume (a larger ``--cpu-hours`` extends it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import math
+import os
+import sys
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+import torch
+from torch import nn
+
+import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
+from boardgame_envs.selfplay import OpponentPool
+
+GAMES = {  # ladder name -> the Gymnasium id and arguments of the batched env
+    "gomoku9": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}),
+    "renju": ("boardgame_envs/Renju-v0", {}),
+}
+
+
+@dataclass
+class Config:
+    """Every knob of a run; the defaults are the recipe."""
+
+    game: str = "gomoku9"
+    """Ladder (and game) to train and rate on: ``gomoku9`` (9x9 freestyle) or ``renju`` (15x15)."""
+    seed: int = 0
+    """Seeds the network, the pool's draws, the games and the action sampling."""
+    cpu_hours: float = 2.0
+    """Budget: process CPU time of the run (training, opponents and ratings), summed over resumes."""
+    max_updates: int = 0
+    """Stop after this many PPO updates as well (0: no limit; tests use it)."""
+    num_envs: int = 128
+    """Games played at once by the learner."""
+    rollout: int = 32
+    """Learner moves per game per update; a batch is ``num_envs * rollout`` steps."""
+    epochs: int = 4
+    """Passes of PPO over each batch."""
+    minibatch: int = 1024
+    """Steps per gradient step."""
+    lr: float = 1e-3
+    """Adam's learning rate (constant); best of 1e-4, 3e-4, 1e-3 in baselines/results/ppo_selfplay.md's sweep."""
+    gamma: float = 0.99
+    """Discount: a win sooner is worth more."""
+    gae_lambda: float = 0.95
+    """GAE's lambda."""
+    clip: float = 0.2
+    """PPO's ratio clip."""
+    ent_coef: float = 0.01
+    """Entropy bonus."""
+    vf_coef: float = 0.5
+    """Weight of the value loss."""
+    max_grad_norm: float = 0.5
+    """Gradient norm clip."""
+    channels: int = 32
+    """Convolution channels of the network."""
+    layers: int = 5
+    """3x3 convolution layers (the receptive field is ``2 * layers + 1`` points: 5 rows of five need 4)."""
+    levels: tuple[str, ...] = ("random", "greedy:epsilon=0.75", "greedy:epsilon=0.5", "greedy:epsilon=0.25",
+                               "greedy")  # fmt: skip
+    """Built-in opponents in the pool (batched in numba), beside the learner's snapshots."""
+    sampling: str = "pfsp"
+    """The pool's draw: ``pfsp`` (by the learner's losses), ``uniform`` or ``latest``."""
+    snapshot_every: int = 10
+    """Updates between two snapshots of the learner added to the pool."""
+    max_snapshots: int = 10
+    """Snapshots kept in the pool (the oldest leaves first); each is about 180 KB at the defaults."""
+    rate_games: int = 200
+    """Games of each rating on the ladder (colour-swapped pairs); 200 games cost a few CPU-seconds on 9x9."""
+    rate_minutes: float = 3.0
+    """CPU minutes of training between two ratings (stretched to keep ratings under ``rate_share``)."""
+    rate_share: float = 0.1
+    """Most of the run's CPU that ratings may take."""
+    checkpoint_every: int = 20
+    """Updates between two checkpoints (and one at the end); the games restart there, killed or not."""
+    threads: int = 1
+    """Torch threads: the development machine is shared."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Reserved for options added later, so old checkpoints still load."""
+
+
+# ------------------------------------------------------------------ the network
+class BoardNet(nn.Module):
+    """3x3 convolutions that keep the board size (CHW planes in), a logit per point, a value in [-1, 1]."""
+
+    def __init__(self, planes: int, channels: int, layers: int) -> None:
+        super().__init__()
+        body: list[nn.Module] = []
+        for i in range(layers):
+            body += [nn.Conv2d(planes if i == 0 else channels, channels, 3, padding=1), nn.ReLU()]
+        self.body = nn.Sequential(*body)
+        self.policy = nn.Conv2d(channels, 1, 1)
+        self.value = nn.Sequential(nn.Linear(2 * channels, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits ``(B, N*N)`` (illegal points at -1e9) and values ``(B,)`` of uint8 planes ``(B, C, N, N)``."""
+        h = self.body(obs.float())
+        logits = self.policy(h).flatten(1).masked_fill(~mask, -1e9)
+        pooled = torch.cat([h.mean((2, 3)), h.amax((2, 3))], 1)  # the board as a whole, whatever its size
+        return logits, self.value(pooled).squeeze(1)
+
+
+def load_net(path: str | os.PathLike) -> BoardNet:
+    """A network saved by :func:`save_net` (its shape travels with its weights)."""
+    data = torch.load(path, map_location="cpu", weights_only=True)
+    net = BoardNet(*data["shape"])
+    net.load_state_dict(data["weights"])
+    return net.eval()
+
+
+def save_net(net: BoardNet, path: str | os.PathLike) -> None:
+    shape = (net.body[0].in_channels, net.body[0].out_channels, len(net.body) // 2)
+    torch.save({"shape": shape, "weights": net.state_dict()}, path)
+
+
+class Sampler:
+    """A frozen network as the batched env's opponent: ``(observations, masks) -> actions``, one forward pass.
+
+    It samples from its policy (a snapshot that always played its argmax would be one fixed line of play).
+    """
+
+    def __init__(self, net: BoardNet, seed: int) -> None:
+        self.net, self.gen = net, torch.Generator().manual_seed(seed)
+        self.__name__ = "snapshot"
+
+    @torch.no_grad()
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        logits, _ = self.net(torch.from_numpy(obs), torch.from_numpy(masks))
+        return torch.multinomial(torch.softmax(logits, 1), 1, generator=self.gen).squeeze(1).numpy()
+
+
+class GreedyNet:
+    """The trained network as a ladder policy: ``act(state)``, argmax over the legal points."""
+
+    def __init__(self, net: BoardNet, name: str = "ppo") -> None:
+        self.net, self.name = net, name
+
+    @torch.no_grad()
+    def act(self, state: Any) -> int:
+        planes = np.ascontiguousarray(state.planes(state.to_move).view(np.uint8).transpose(2, 0, 1))[None]
+        mask = torch.from_numpy(np.asarray(state.legal_mask(), dtype=bool))[None]
+        logits, _ = self.net(torch.from_numpy(planes), mask)
+        return int(logits.argmax(1))
+
+
+# ------------------------------------------------------------------ the run
+@dataclass
+class Counters:
+    updates: int = 0
+    steps: int = 0
+    games: int = 0
+    cpu_s: float = 0.0  # process CPU time of the run so far, all sessions
+    rate_cpu_s: float = 0.0  # of which ratings
+    last_rate_cpu_s: float = -math.inf  # training CPU (cpu_s - rate_cpu_s) at the last rating
+    last_rate_cost_s: float = 0.0
+    last_elo: float | None = None  # where the next rating starts
+
+
+def snapshot_loader(path: str) -> Sampler:
+    """The pool's loader for this script's snapshots, seeded by the file's name (the same after a resume)."""
+    return Sampler(load_net(path), seed=zlib.crc32(Path(path).name.encode()))
+
+
+def new_pool(cfg: Config) -> OpponentPool:
+    return OpponentPool(cfg.levels, sampling=cfg.sampling, seed=cfg.seed, max_snapshots=cfg.max_snapshots,
+                        snapshot_loader=snapshot_loader)  # fmt: skip
+
+
+def start_games(cfg: Config, out: Path, updates: int) -> tuple[Any, OpponentPool, torch.Tensor, torch.Tensor]:
+    """The pool as last saved and fresh games drawn from a seed fixed by ``updates``: a resume starts the same way."""
+    pool = OpponentPool.load(out / "pool", snapshot_loader=snapshot_loader)
+    env_id, kwargs = GAMES[cfg.game]
+    env = gymnasium.make_vec(env_id, num_envs=cfg.num_envs, vectorization_mode="vector_entry_point", opponent=pool,
+                             seat="random", channels_first=True, **kwargs)  # fmt: skip
+    obs, info = env.reset(seed=(cfg.seed * 1_000_003 + updates) % 2**31)
+    return env, pool, torch.from_numpy(obs), torch.from_numpy(info["action_mask"])
+
+
+def checkpoint(out: Path, net: BoardNet, opt: torch.optim.Optimizer, pool: OpponentPool | None, counters: Counters,
+               cfg: Config) -> None:  # fmt: skip
+    """Everything the run needs to go on, each file written whole (a kill never leaves half of one).
+
+    ``pool=None`` keeps the pool last saved (the counters alone moved, by a rating).
+    """
+    if pool is not None:
+        pool.save(out / "pool")
+    data = {"config": dataclasses.asdict(cfg), "net": net.state_dict(), "opt": opt.state_dict(),
+            "counters": dataclasses.asdict(counters), "torch_rng": torch.get_rng_state()}  # fmt: skip
+    tmp = out / "checkpoint.pt.tmp"
+    torch.save(data, tmp)
+    os.replace(tmp, out / "checkpoint.pt")
+
+
+def rate_now(cfg: Config, net: BoardNet, counters: Counters, out: Path) -> None:
+    """Rate the greedy policy on the ladder and append a row to curve.csv; its CPU is counted apart too."""
+    from boardgame_envs.ladder import rate
+
+    t0 = time.process_time()
+    rating = rate(GreedyNet(net), cfg.game, games=cfg.rate_games, seed=counters.updates, progress=False,
+                  start=counters.last_elo)  # fmt: skip
+    cost = time.process_time() - t0
+    counters.cpu_s += cost
+    counters.rate_cpu_s += cost
+    counters.last_rate_cost_s = cost
+    counters.last_rate_cpu_s = counters.cpu_s - counters.rate_cpu_s
+    if math.isfinite(rating.elo):
+        counters.last_elo = rating.elo
+    row = {"cpu_hours": round(counters.cpu_s / 3600, 4), "steps": counters.steps, "updates": counters.updates,
+           "elo": round(rating.elo, 1), "low": round(rating.low, 1), "high": round(rating.high, 1),
+           "games": rating.games, "rate_cpu_s": round(cost, 1),
+           "rate_share": round(counters.rate_cpu_s / max(counters.cpu_s, 1e-9), 3)}  # fmt: skip
+    path = out / "curve.csv"
+    new = not path.exists()
+    with open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+    print(f"rating at {row['cpu_hours']:.3f} CPU-h, {counters.steps} steps: {rating.describe()} "
+          f"({rating.games} games, {cost:.0f} CPU-s)", flush=True)  # fmt: skip
+
+
+def rollout(cfg: Config, env: Any, net: BoardNet, obs: torch.Tensor, mask: torch.Tensor) -> dict[str, Any]:
+    """``cfg.rollout`` learner moves in every game (the opponents' replies happen inside ``env.step``)."""
+    b, t = cfg.num_envs, cfg.rollout
+    obs_buf = torch.zeros((t, *obs.shape), dtype=torch.uint8)
+    mask_buf = torch.zeros((t, *mask.shape), dtype=torch.bool)
+    act_buf, logp_buf, val_buf, rew_buf, done_buf = (torch.zeros((t, b)) for _ in range(5))
+    scores = []
+    for i in range(t):
+        obs_buf[i], mask_buf[i] = obs, mask
+        with torch.no_grad():
+            logits, value = net(obs, mask)
+            dist = torch.distributions.Categorical(logits=logits)
+            action = dist.sample()
+        act_buf[i], logp_buf[i], val_buf[i] = action, dist.log_prob(action), value
+        o, r, term, trunc, info = env.step(action.numpy())
+        done = term | trunc
+        scores.extend((r[done] + 1) / 2)
+        obs, mask = torch.from_numpy(o), torch.from_numpy(info["action_mask"])
+        rew_buf[i], done_buf[i] = torch.from_numpy(r).float(), torch.from_numpy(done).float()
+    with torch.no_grad():
+        _, next_value = net(obs, mask)
+    # GAE over the learner's moves; a game still going at the end is bootstrapped by its value.
+    adv = torch.zeros_like(rew_buf)
+    last = torch.zeros(b)
+    for i in reversed(range(t)):
+        nxt = next_value if i == t - 1 else val_buf[i + 1]
+        live = 1.0 - done_buf[i]
+        delta = rew_buf[i] + cfg.gamma * nxt * live - val_buf[i]
+        last = delta + cfg.gamma * cfg.gae_lambda * live * last
+        adv[i] = last
+    return {"obs": obs_buf.flatten(0, 1), "mask": mask_buf.flatten(0, 1), "act": act_buf.flatten().long(),
+            "logp": logp_buf.flatten(), "adv": adv.flatten(), "ret": (adv + val_buf).flatten(),
+            "games": len(scores), "score": float(np.mean(scores)) if scores else math.nan, "next": (obs, mask)}  # fmt: skip
+
+
+def learn(cfg: Config, net: BoardNet, opt: torch.optim.Optimizer, batch: dict[str, Any]) -> dict[str, float]:
+    """Clipped PPO on one batch: ``epochs`` passes of shuffled minibatches."""
+    n = len(batch["act"])
+    stats = []
+    for _ in range(cfg.epochs):
+        for idx in torch.randperm(n).split(cfg.minibatch):
+            logits, value = net(batch["obs"][idx], batch["mask"][idx])
+            dist = torch.distributions.Categorical(logits=logits)
+            logp = dist.log_prob(batch["act"][idx])
+            ratio = (logp - batch["logp"][idx]).exp()
+            adv = batch["adv"][idx]
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            pg = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+            vf = ((value - batch["ret"][idx]) ** 2).mean()
+            # Entropy over the legal points only (masked logits carry -1e9, whose p * log p is 0).
+            ent = dist.entropy().mean()
+            loss = pg + cfg.vf_coef * vf - cfg.ent_coef * ent
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            opt.step()
+            stats.append((pg.item(), vf.item(), ent.item()))
+    pg, vf, ent = np.mean(stats, 0)
+    return {"pg": pg, "vf": vf, "ent": ent}
+
+
+def train(cfg: Config, out: Path) -> Counters:
+    """Run (or resume) the run in ``out`` until its CPU budget (or ``max_updates``) is spent."""
+    torch.set_num_threads(cfg.threads)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(cfg.seed)
+    planes = gymnasium.make_vec(GAMES[cfg.game][0], num_envs=1, vectorization_mode="vector_entry_point",
+                                channels_first=True, **GAMES[cfg.game][1]).single_observation_space.shape[0]  # fmt: skip
+    net = BoardNet(planes, cfg.channels, cfg.layers)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
+    counters = Counters()
+    if (out / "checkpoint.pt").exists():
+        data = torch.load(out / "checkpoint.pt", map_location="cpu", weights_only=False)
+        net.load_state_dict(data["net"])
+        opt.load_state_dict(data["opt"])
+        counters = Counters(**data["counters"])
+        torch.set_rng_state(data["torch_rng"])
+        print(f"resumed from {out}: {counters.updates} updates, {counters.steps} steps, "
+              f"{counters.cpu_s / 3600:.3f} CPU-hours", flush=True)  # fmt: skip
+    else:
+        checkpoint(out, net, opt, new_pool(cfg), counters, cfg)  # the state every resume starts from
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=1))
+    env, pool, obs, mask = start_games(cfg, out, counters.updates)
+    cpu0 = time.process_time()
+
+    def clock() -> None:  # the run's CPU so far: this session's process time on top of earlier sessions'
+        nonlocal cpu0
+        now = time.process_time()
+        counters.cpu_s += now - cpu0
+        cpu0 = now
+
+    def budget_left() -> bool:
+        return counters.cpu_s < cfg.cpu_hours * 3600 and not (cfg.max_updates and counters.updates >= cfg.max_updates)
+
+    while budget_left():
+        trained = counters.cpu_s - counters.rate_cpu_s
+        gap = max(cfg.rate_minutes * 60, counters.last_rate_cost_s * (1 - cfg.rate_share) / cfg.rate_share)
+        if cfg.rate_games and trained - counters.last_rate_cpu_s >= gap:
+            clock()
+            rate_now(cfg, net, counters, out)
+            cpu0 = time.process_time()  # rate_now counted its own CPU
+        batch = rollout(cfg, env, net, obs, mask)
+        obs, mask = batch["next"]
+        stats = learn(cfg, net, opt, batch)
+        counters.updates += 1
+        counters.steps += cfg.num_envs * cfg.rollout
+        counters.games += batch["games"]
+        if counters.updates % cfg.snapshot_every == 0:
+            save_net(net, out / "latest.pt")
+            pool.add_snapshot(out / "latest.pt", name=f"snapshot-{counters.updates}")
+        clock()
+        if counters.updates % 10 == 0 or counters.updates == 1:
+            weights = dict(zip(pool.names, pool.weights()))
+            top = sorted(weights, key=weights.get, reverse=True)[:3]
+            print(f"update {counters.updates} steps {counters.steps} games {counters.games} "
+                  f"cpu_h {counters.cpu_s / 3600:.3f} score {batch['score']:.2f} pg {stats['pg']:.3f} "
+                  f"vf {stats['vf']:.3f} ent {stats['ent']:.2f} most drawn {', '.join(top)}", flush=True)  # fmt: skip
+        if counters.updates % cfg.checkpoint_every == 0 or not budget_left():
+            checkpoint(out, net, opt, pool, counters, cfg)
+            env.close()
+            env, pool, obs, mask = start_games(cfg, out, counters.updates)  # the path a resume takes from here
+    if cfg.rate_games and counters.cpu_s >= cfg.cpu_hours * 3600 and counters.last_rate_cpu_s < counters.cpu_s - counters.rate_cpu_s:
+        clock()
+        rate_now(cfg, net, counters, out)  # the budget's last point
+        checkpoint(out, net, opt, None, counters, cfg)
+    save_net(net, out / "final.pt")
+    return counters
+
+
+RESUME_MAY_CHANGE = {"cpu_hours", "max_updates", "rate_games", "rate_minutes", "rate_share"}  # none changes the training
+
+
+def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
+    """``--out DIR`` plus one flag per :class:`Config` field (``--cpu-hours 2``, ``--levels random,greedy``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="run folder: checkpoint, snapshots, curve.csv (resumed if present)")
+    for f in dataclasses.fields(Config):
+        if f.name == "extra":
+            continue
+        default = f.default
+        kind = type(default)
+        flag = "--" + f.name.replace("_", "-")
+        if kind is tuple:
+            parser.add_argument(flag, type=lambda s: tuple(p for p in s.split(",") if p), default=None)
+        else:
+            parser.add_argument(flag, type=kind, default=None)
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    saved = out / "config.json"
+    base = Config(**{**json.loads(saved.read_text()), "extra": {}}) if saved.exists() else Config()
+    if isinstance(base.levels, list):
+        base.levels = tuple(base.levels)
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Config)
+             if f.name != "extra" and getattr(args, f.name) is not None}  # fmt: skip
+    if saved.exists():  # a resumed run keeps its recipe; only the budget and the stop may change
+        changed = {k for k, v in given.items() if v != getattr(base, k)} - RESUME_MAY_CHANGE
+        if changed:
+            parser.error(f"{out} holds a run with other settings ({', '.join(sorted(changed))}); on resume only "
+                         f"{', '.join('--' + k.replace('_', '-') for k in sorted(RESUME_MAY_CHANGE))} may change")  # fmt: skip
+    cfg = dataclasses.replace(base, **given)
+    if cfg.game not in GAMES:
+        parser.error(f"--game must be one of {', '.join(GAMES)}, got {cfg.game!r}")
+    if cfg.sampling not in ("pfsp", "uniform", "latest"):
+        parser.error(f"--sampling must be pfsp, uniform or latest, got {cfg.sampling!r}")
+    return cfg, out
+
+
+def main(argv: list[str] | None = None) -> int:
+    cfg, out = parse_args(argv)
+    counters = train(cfg, out)
+    print(f"done: {counters.updates} updates, {counters.steps} steps, {counters.cpu_s / 3600:.3f} CPU-hours "
+          f"({counters.rate_cpu_s / max(counters.cpu_s, 1e-9):.1%} of it rating)", flush=True)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
