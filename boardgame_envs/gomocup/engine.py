@@ -334,7 +334,8 @@ class GomocupEngine:
 
     @property
     def pid(self) -> int | None:
-        """The engine's process id while it runs, else None."""
+        """The id of the process we started while it runs, else None: the engine's, or on Linux its subreaper
+        shim's (:mod:`~boardgame_envs.gomocup.subreaper`); either way the id of the engine's process group."""
         return None if self._process is None else self._process.pid
 
     @property

@@ -18,7 +18,10 @@ group is ended (``SIGTERM``, then ``SIGKILL`` after :data:`KILL_GRACE_S`) on
 interpreter exit, when a ``multiprocessing`` worker exits, and on ``SIGTERM`` to our
 process (a pool's ``terminate()``). If our process dies without any of these
 (``SIGKILL``), a keeper process sees its pipe from us end and ends every engine group we
-left (:mod:`~boardgame_envs.gomocup.reaper`). POSIX only: Windows has no ``select`` on pipes.
+left (:mod:`~boardgame_envs.gomocup.reaper`). On Linux the engine is started through a
+subreaper shim (:mod:`~boardgame_envs.gomocup.subreaper`), which also ends the descendants
+that left its group (``setsid``); the process we start, and whose group we end, is then the
+shim's. POSIX only: Windows has no ``select`` on pipes.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from boardgame_envs.games.mnk import IllegalMoveError
-from boardgame_envs.gomocup import reaper
+from boardgame_envs.gomocup import reaper, subreaper
 from boardgame_envs.gomocup.protocol import MAX_LINE_BYTES, clip, printable
 from boardgame_envs.policies.base import Forfeit
 
@@ -42,6 +45,7 @@ log = logging.getLogger("boardgame_envs.gomocup")
 
 END_GRACE_S = 1.0  # how long close() waits after END before it ends the group
 KILL_GRACE_S = 0.3  # between SIGTERM and SIGKILL
+SHIM_SLACK_S = 1.0  # past KILL_GRACE_S, how long a subreaper shim may take to end the engine's descendants
 STDERR_LINES = 20  # the engine's last stderr lines kept for error messages
 TRANSCRIPT_LINES = 400  # the last protocol lines kept in EngineProcess.transcript
 MAX_CHATTER_LINES = 1000  # chatter lines (MESSAGE, DEBUG, blank) allowed while waiting for one answer
@@ -129,7 +133,7 @@ class EngineProcess:
         check_program(argv[0], cwd, name)
         try:
             self._proc: subprocess.Popen | None = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, bufsize=0,
+                subreaper.launch_argv(argv, KILL_GRACE_S), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, bufsize=0,
                 start_new_session=os.name == "posix",
             )  # fmt: skip
         except OSError as exc:
@@ -351,8 +355,11 @@ class EngineProcess:
         if proc is None or os.getpid() != self._owner:
             return
         # SIGTERM, then SIGKILL: the group may outlive its leader (children it started), so whatever is left
-        # goes; a process the second wait does not see end is stuck in the kernel and left to init.
-        for stage, wait_s in (("TERM", grace_s), ("KILL", 5.0)):
+        # goes; a process the second wait does not see end is stuck in the kernel and left to init. A shim
+        # (Linux) ends the rest itself on SIGTERM, within its grace: it is given that long before SIGKILL,
+        # which would leave the descendants outside the group to init.
+        shim_s = KILL_GRACE_S + SHIM_SLACK_S if subreaper.AVAILABLE else 0.0
+        for stage, wait_s in (("TERM", max(grace_s, shim_s)), ("KILL", 5.0)):
             try:
                 if os.name == "posix":
                     os.killpg(proc.pid, getattr(signal, "SIG" + stage))

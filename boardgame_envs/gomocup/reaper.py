@@ -80,7 +80,21 @@ for sig in (signal.SIGTERM, signal.SIGKILL):
             os.killpg(group, sig)
         except OSError:
             pass
-    time.sleep(0.3 if groups and sig == signal.SIGTERM else 0)
+    # A subreaper shim ends the descendants outside its group after SIGTERM (within about 0.3 s):
+    # SIGKILL only the groups still there after that, and no sooner.
+    end = time.monotonic() + (1.3 if sig == signal.SIGTERM else 0)
+    while time.monotonic() < end:
+        live = set()
+        for group in groups:
+            try:
+                os.killpg(group, 0)
+                live.add(group)
+            except OSError:
+                pass
+        groups = live
+        if not groups:
+            break
+        time.sleep(0.02)
 """
 _keeper: Any = None  # (the keeper's Popen, our write end) in the process that started it
 

@@ -12,10 +12,12 @@ from boardgame_envs import gomoku_v0
 FAKE = str(Path(__file__).resolve().parent / "fake_pbrain.py")
 
 
-def launcher(folder: Path, mode: str, *args: str, helper: bool = False) -> str:
+def launcher(folder: Path, mode: str, *args: str, helper: bool = False, escape: bool = False) -> str:
     """A launcher script for the fake brain in ``mode``; every process it starts records its pid in ``folder/pids``.
 
     With ``helper``, the script first starts ``sleep 300 &``, which keeps the engine's pipes open.
+    With ``escape``, it starts ``setsid sleep 300`` (its pipes closed), which leaves the engine's
+    session and process group: ending the group does not reach it.
     """
     pids = folder / "pids"
     pids.mkdir(exist_ok=True)
@@ -23,6 +25,8 @@ def launcher(folder: Path, mode: str, *args: str, helper: bool = False) -> str:
     lines = ["#!/bin/sh"]
     if helper:
         lines += ["sleep 300 &", f'touch "{pids}/$!"']
+    if escape:  # setsid forks when it leads its group; the pid recorded is the sleep's own
+        lines += [f'setsid sh -c \'touch "{pids}/$$"; exec sleep 300\' </dev/null >/dev/null 2>&1 &']
     lines.append(f'FAKE_PBRAIN_PIDS="{pids}" exec "{sys.executable}" "{FAKE}" {mode} {" ".join(args)}')
     script.write_text("\n".join(lines) + "\n")
     script.chmod(0o755)

@@ -334,3 +334,61 @@ def test_an_engine_that_ignores_its_node_budget_is_named_once(tmp_path, caplog):
     warnings = [r.getMessage() for r in caplog.records if "under a budget" in r.getMessage()]
     assert len(warnings) == 1 and "(MAX_NODE 1000): does it read that INFO key?" in warnings[0]
     player.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux's (prctl)")
+@pytest.mark.parametrize("ending", ["close", "crash", "fault"])
+def test_a_descendant_that_leaves_the_engines_session_ends_with_it(tmp_path, ending):
+    # "setsid sleep 300" in a launcher: a new session and process group, so ending the engine's
+    # group missed it, and it ran on after every game though no orphan should.
+    player = engine(launcher(tmp_path, "crash" if ending == "crash" else "good", escape=True))
+    deadline = time.monotonic() + 10
+    if ending == "crash":
+        with pytest.raises(EngineCrashed, match="exit code 3"):  # the engine's own exit code, as before
+            player.act(after_one_move())
+    else:
+        player.act(after_one_move())
+        while len(recorded(tmp_path)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        escaped = [pid for pid in recorded(tmp_path) if os.getsid(pid) != os.getsid(player.pid)]
+        assert escaped and not gone(escaped[0], 0.2)  # it runs, outside the engine's session
+        if ending == "fault":
+            os.killpg(player.pid, signal.SIGTERM)  # the engine's group ended by another hand: a crash at the next move
+            with pytest.raises(EngineCrashed):
+                env = after_one_move()
+                env.step(0)
+                player.act(env)
+    player.close()
+    while len(recorded(tmp_path)) < 2 and time.monotonic() < deadline:  # (a crash may come before the sleep's touch)
+        time.sleep(0.02)
+    assert len(recorded(tmp_path)) == 2 and none_left(tmp_path)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux's (prctl)")
+def test_only_the_shim_is_a_subreaper_and_other_children_are_undisturbed(tmp_path):
+    # Our own process must not adopt the orphans of its other children (Ray's, pytest's) nor have
+    # their exit statuses taken: a subprocess started beside the engines is waited for as usual.
+    import ctypes
+
+    def subreaper_flag() -> int:
+        flag = ctypes.c_int(-1)
+        assert ctypes.CDLL(None, use_errno=True).prctl(37, ctypes.byref(flag), 0, 0, 0) == 0  # PR_GET_CHILD_SUBREAPER
+        return flag.value
+
+    before = subreaper_flag()
+    beside = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5); raise SystemExit(7)"])
+    player = engine(launcher(tmp_path, "good", escape=True))
+    player.act(after_one_move())
+    assert subreaper_flag() == before == 0
+    assert "prctl(36, 1" in Path(f"/proc/{player.pid}/cmdline").read_text()  # the process we started is the shim
+    # a double fork beside the engines: its grandchild goes to init (or the machine's subreaper), not to us
+    daemon = subprocess.run([sys.executable, "-c", "import os, subprocess, sys; "
+                             "p = subprocess.Popen(['sleep', '5'], start_new_session=True); print(p.pid)"],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    orphan = int(daemon.stdout)
+    parent = int(Path(f"/proc/{orphan}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    assert parent != os.getpid()
+    os.kill(orphan, signal.SIGKILL)
+    player.close()
+    assert beside.wait(60) == 7  # its status is still ours to read
+    assert none_left(tmp_path)
