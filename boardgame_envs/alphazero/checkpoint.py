@@ -227,7 +227,7 @@ class RunInUseError(CheckpointError, InUseError):
 
 
 class RunLock(PidLock):
-    """One trainer per run directory: ``out/.trainer.lock`` holding its pid (:class:`~boardgame_envs.arena.lock.PidLock`).
+    """One trainer per run directory: ``out/.trainer.lock``, a :class:`~boardgame_envs.arena.lock.PidLock`.
 
     A lock whose process is gone (a killed trainer) is taken over, with a line on stderr saying so;
     a lock of this same process is taken too (a trainer rebuilt on its own run, as tests and notebooks do).

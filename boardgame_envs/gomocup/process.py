@@ -133,8 +133,8 @@ class EngineProcess:
         check_program(argv[0], cwd, name)
         try:
             self._proc: subprocess.Popen | None = subprocess.Popen(
-                subreaper.launch_argv(argv, KILL_GRACE_S), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, bufsize=0,
-                start_new_session=os.name == "posix",
+                subreaper.launch_argv(argv, KILL_GRACE_S), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, cwd=cwd, bufsize=0, start_new_session=os.name == "posix",
             )  # fmt: skip
         except OSError as exc:
             raise EngineStartError(f"cannot run {name} ({' '.join(argv)}): {exc}") from None

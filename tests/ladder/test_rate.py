@@ -189,7 +189,7 @@ def test_games_lost_by_a_fault_are_named_as_the_arena_names_them(tiny_table):
 
 def test_faults_of_either_side_are_counted_apart(tiny_table, monkeypatch):
     def play(workers, env_fn, tasks, players=None):
-        for t in tasks:  # the rated policy (a) crashes in the first game of each pair; the level times out in the second
+        for t in tasks:  # the rated policy (a) crashes in a pair's first game; the level times out in its second
             score, fault = (0.0, "crash") if t.a_first else (1.0, "timeout")
             yield GameResult(t.names[0], t.names[1], t.index, t.a_first, score, 0, fault=fault), None
 
