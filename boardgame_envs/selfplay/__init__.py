@@ -3,7 +3,7 @@
 * :class:`OpponentPool`: the learner's frozen snapshots, built-in levels and any policy, one
   drawn per game (uniform, latest-heavy, or prioritised by the learner's losses), saved and
   resumed with the run; the single-agent and vector envs take it as ``opponent=pool``.
-* :class:`EloCallback` (SB3) and :func:`rate_during_training` (any loop): the learner's Elo on
+* :class:`EloCallback` (SB3), :class:`EloTracker` and :func:`rate_during_training` (any loop): the learner's Elo on
   its game's ladder every so often, at a bounded share of the training's CPU time.
 * ``sb3:PATH`` (:class:`Sb3Policy`): a saved MaskablePPO / PPO / A2C / DQN model as a policy,
   in ``rate``, ``arena``, ``play``, ``demo`` and the Gomocup brain.
@@ -13,7 +13,7 @@ Importing this package costs no torch: the SB3 parts load on first use.
 
 from boardgame_envs.selfplay.pool import OpponentPool
 
-_LAZY = {"EloCallback": "elo", "rate_during_training": "elo", "Sb3Policy": "sb3_policy", "Sb3Actor": "sb3_policy",
+_LAZY = {"EloCallback": "callback", "EloTracker": "elo", "rate_during_training": "elo", "Sb3Policy": "sb3_policy", "Sb3Actor": "sb3_policy",
          "load_actor": "sb3_policy", "load_model": "sb3_policy"}  # fmt: skip
 
 
@@ -25,4 +25,4 @@ def __getattr__(name: str):  # PEP 562: torch and SB3 load when these are first 
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["EloCallback", "OpponentPool", "Sb3Actor", "Sb3Policy", "load_actor", "load_model", "rate_during_training"]
+__all__ = ["EloCallback", "EloTracker", "OpponentPool", "Sb3Actor", "Sb3Policy", "load_actor", "load_model", "rate_during_training"]
