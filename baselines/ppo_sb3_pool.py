@@ -2,8 +2,8 @@
 
 The learner trains against an :class:`~boardgame_envs.selfplay.OpponentPool`
 (the ladder's bottom levels, ``random`` and ``greedy:epsilon=E``, plus its own
-snapshots, added every ``--snapshot-every`` rollouts; drawn per game by the
-learner's losses, prioritised fictitious self-play). Connect four plays in
+snapshots, one added at every checkpoint; drawn per game by the learner's
+losses, prioritised fictitious self-play). Connect four plays in
 ``--n-envs`` single-agent envs (``DummyVecEnv``; it has no batched engine);
 gomoku9 and renju in one batched vector env (``boardgame_envs.sb3.SB3VecEnv``).
 
@@ -40,7 +40,6 @@ import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
@@ -77,10 +76,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--net", type=int, default=128, help="width of the policy and value layers (two each)")
     p.add_argument("--levels", default=LEVELS, help="the pool's built-in members, comma separated")
     p.add_argument("--sampling", choices=("pfsp", "uniform", "latest"), default="pfsp")
-    p.add_argument("--snapshot-every", type=int, default=5, help="rollouts between two snapshots added to the pool")
     p.add_argument("--max-snapshots", type=int, default=None,
                    help="snapshots kept (default per game, so the run folder stays a few MB)")
-    p.add_argument("--checkpoint-every", type=int, default=10, help="rollouts between checkpoints")
+    p.add_argument("--checkpoint-every", type=int, default=10,
+                   help="rollouts between checkpoints; at each, a snapshot of the model joins the pool and new games "
+                        "start (none is left under way against a snapshot that left the pool)")
     p.add_argument("--rate-games", type=int, default=100, help="games of each ladder rating (0: none)")
     p.add_argument("--rate-minutes", type=float, default=4.0, help="CPU minutes of training between ratings")
     p.add_argument("--rate-share", type=float, default=0.1, help="most of the CPU that ratings may take")
@@ -116,22 +116,6 @@ def new_model(s: dict[str, Any], env: Any) -> MaskablePPO:
     return MaskablePPO("CnnPolicy" if GAMES[s["game"]]["cnn"] else "MlpPolicy", env, n_steps=s["n_steps"],
                        batch_size=s["batch_size"], n_epochs=s["epochs"], learning_rate=s["lr"], gamma=s["gamma"],
                        ent_coef=s["ent_coef"], seed=s["seed"], policy_kwargs=policy_kwargs, verbose=0, device="cpu")  # fmt: skip
-
-
-class Snapshots(BaseCallback):
-    """Adds the model to the pool every ``every`` rollouts (counted over the whole run)."""
-
-    def __init__(self, pool: OpponentPool, every: int, n_steps_per_rollout: int) -> None:
-        super().__init__()
-        self.pool, self.every, self.per = pool, every, n_steps_per_rollout
-
-    def _on_rollout_end(self) -> None:
-        rollouts = self.model.num_timesteps // self.per
-        if rollouts % self.every == 0:
-            self.pool.add_snapshot(self.model, name=f"snapshot-{rollouts}")
-
-    def _on_step(self) -> bool:
-        return True
 
 
 def save_state(out: Path, model: MaskablePPO | None, pool: OpponentPool | None, counters: dict[str, Any]) -> None:
@@ -228,9 +212,9 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
         chunk = s["checkpoint_every"]
         if s["max_rollouts"]:
             chunk = min(chunk, s["max_rollouts"] - counters["rollouts"])
-        model.learn(chunk * per_rollout, reset_num_timesteps=False,
-                    callback=Snapshots(pool, s["snapshot_every"], per_rollout))  # fmt: skip
+        model.learn(chunk * per_rollout, reset_num_timesteps=False)
         counters["rollouts"] = model.num_timesteps // per_rollout
+        pool.add_snapshot(model, name=f"snapshot-{counters['rollouts']}")
         counters["steps"] = model.num_timesteps
         clock()
         save_state(out, model, pool, counters)

@@ -10,8 +10,9 @@ games waiting for it), one member drawn per game, by the learner's losses
 keep the board, a 1x1 policy head with one logit per point) is trained by
 clipped PPO with GAE.
 
-Resume is exact: every ``checkpoint_every`` updates the run writes its state
-(network, optimiser, pool, torch RNG, counters, CPU time) to ``--out`` and then,
+Resume is exact: every ``checkpoint_every`` updates a snapshot of the learner
+joins the pool, the run writes its state (network, optimiser, pool, torch RNG,
+counters, CPU time) to ``--out`` and then,
 killed or not, goes on *from what it wrote*: the pool is loaded back and new
 games start from a seed fixed by the update count (a game cut there is
 bootstrapped by the value, as any truncation). So a rerun with the same
@@ -102,8 +103,6 @@ class Config:
     """Built-in opponents in the pool (batched in numba), beside the learner's snapshots."""
     sampling: str = "pfsp"
     """The pool's draw: ``pfsp`` (by the learner's losses), ``uniform`` or ``latest``."""
-    snapshot_every: int = 10
-    """Updates between two snapshots of the learner added to the pool."""
     max_snapshots: int = 10
     """Snapshots kept in the pool (the oldest leaves first); each is about 180 KB at the defaults."""
     rate_games: int = 200
@@ -112,8 +111,10 @@ class Config:
     """CPU minutes of training between two ratings (stretched to keep ratings under ``rate_share``)."""
     rate_share: float = 0.1
     """Most of the run's CPU that ratings may take."""
-    checkpoint_every: int = 20
-    """Updates between two checkpoints (and one at the end); the games restart there, killed or not."""
+    checkpoint_every: int = 10
+    """Updates between two checkpoints (and one at the end). At each, a snapshot of the learner joins the pool
+    and the games restart from what was saved, killed or not (so no game is under way against a snapshot
+    that has left the pool)."""
     threads: int = 1
     """Torch threads: the development machine is shared."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -368,9 +369,6 @@ def train(cfg: Config, out: Path) -> Counters:
         counters.updates += 1
         counters.steps += cfg.num_envs * cfg.rollout
         counters.games += batch["games"]
-        if counters.updates % cfg.snapshot_every == 0:
-            save_net(net, out / "latest.pt")
-            pool.add_snapshot(out / "latest.pt", name=f"snapshot-{counters.updates}")
         clock()
         if counters.updates % 10 == 0 or counters.updates == 1:
             weights = dict(zip(pool.names, pool.weights()))
@@ -379,6 +377,8 @@ def train(cfg: Config, out: Path) -> Counters:
                   f"cpu_h {counters.cpu_s / 3600:.3f} score {batch['score']:.2f} pg {stats['pg']:.3f} "
                   f"vf {stats['vf']:.3f} ent {stats['ent']:.2f} most drawn {', '.join(top)}", flush=True)  # fmt: skip
         if counters.updates % cfg.checkpoint_every == 0 or not budget_left():
+            save_net(net, out / "latest.pt")
+            pool.add_snapshot(out / "latest.pt", name=f"snapshot-{counters.updates}")
             checkpoint(out, net, opt, pool, counters, cfg)
             env.close()
             env, pool, obs, mask = start_games(cfg, out, counters.updates)  # the path a resume takes from here

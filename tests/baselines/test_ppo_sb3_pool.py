@@ -1,0 +1,60 @@
+"""The MaskablePPO pool recipe: a run cut in two and resumed computes what the unbroken run computes, and its guards."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+import torch
+
+from baseline_scripts import load_baseline
+
+pytest.importorskip("sb3_contrib")
+
+TINY = ["--n-envs", "2", "--n-steps", "16", "--batch-size", "16", "--epochs", "1", "--net", "8",
+        "--checkpoint-every", "1", "--max-snapshots", "2"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def script():
+    return load_baseline("ppo_sb3_pool")
+
+
+def weights(path):
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO.load(path, device="cpu").policy.state_dict()
+
+
+@pytest.mark.parametrize("game", ["connect_four", "gomoku9"])
+def test_a_resumed_run_ends_where_the_unbroken_run_ends(script, tmp_path, game):
+    args = ["--game", game, "--rate-games", "0", *TINY]
+    assert script.main(["--out", str(tmp_path / "whole"), "--max-rollouts", "4", *args]) == 0
+    cut = str(tmp_path / "cut")
+    assert script.main(["--out", cut, "--max-rollouts", "1", *args]) == 0
+    assert script.main(["--out", cut, "--max-rollouts", "4", *args]) == 0
+    whole, resumed = weights(tmp_path / "whole" / "model.zip"), weights(tmp_path / "cut" / "model.zip")
+    assert all(torch.equal(whole[k], resumed[k]) for k in whole)
+    assert (tmp_path / "whole" / "pool" / "pool.json").read_text() == (tmp_path / "cut" / "pool" / "pool.json").read_text()
+    counters = torch.load(tmp_path / "cut" / "state.pt", weights_only=False)["counters"]
+    assert counters["rollouts"] == 4 and counters["steps"] == 4 * 2 * 16 and counters["cpu_s"] > 0
+    assert len(list((tmp_path / "cut" / "pool" / "snapshots").iterdir())) == 2  # --max-snapshots holds
+
+
+def test_the_budget_stops_the_run_and_rates_it_on_the_ladder(script, tmp_path):
+    out = tmp_path / "run"
+    assert script.main(["--out", str(out), "--cpu-hours", "0.0001", "--rate-games", "4", *TINY]) == 0
+    rows = list(csv.DictReader(open(out / "curve.csv")))
+    assert len(rows) >= 2 and int(rows[0]["steps"]) == 0 and int(rows[-1]["steps"]) > 0
+    assert all(int(r["games"]) == 4 and float(r["low"]) <= float(r["elo"]) <= float(r["high"]) for r in rows)
+    counters = torch.load(out / "state.pt", weights_only=False)["counters"]
+    assert counters["cpu_s"] >= 0.36 and 0 < counters["rate_cpu_s"] < counters["cpu_s"]
+
+
+def test_a_resume_with_another_recipe_is_refused_in_one_line(script, tmp_path, capsys):
+    out = str(tmp_path / "run")
+    script.main(["--out", out, "--max-rollouts", "1", "--rate-games", "0", *TINY])
+    with pytest.raises(SystemExit) as exc:
+        script.main(["--out", out, "--max-rollouts", "2", "--lr", "0.1", *TINY])
+    assert exc.value.code == 2
+    assert "other settings (lr)" in capsys.readouterr().err
