@@ -13,6 +13,7 @@ import ast
 from pathlib import Path
 
 import boardgame_envs
+from boardgame_envs.games.catalog import GAMES
 
 ROOT = Path(boardgame_envs.__file__).parent
 LAYERS = {
@@ -20,7 +21,8 @@ LAYERS = {
     "progress": 0.5,  # progress bars for a terminal or a log (imports nothing of the package)
     "policies": 1, "render": 1,  # agents acting on states; pictures of states
     "envs": 2,  # the AEC env over any game, the wrappers, the single-agent view, make_env
-    "vector": 3, "registration": 3, "tictactoe_v0": 3, "gomoku_v0": 3, "connect_four_v0": 3,
+    "vector": 3, "registration": 3,
+    **{info.module: 3 for info in GAMES.values()},  # the env modules, from the catalog: a new game needs no edit here
     "__init__": 4,  # the package: registers the envs
     "gomocup": 5, "arena": 5, "sb3": 5,
     "ladder": 6, "alphazero": 6,

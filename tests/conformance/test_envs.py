@@ -38,9 +38,15 @@ def test_pettingzoo_render(case):
 def test_spaces_metadata_and_a_pickled_env_mid_game(case):
     env = case.env_fn()()
     meta = env.unwrapped.metadata
-    assert meta["is_parallelizable"] is False and meta["render_fps"] > 0 and "ansi" in meta["render_modes"]
+    assert meta["is_parallelizable"] is False and meta["render_fps"] > 0
+    assert set(meta["render_modes"]) == {"human", "ansi", "rgb_array"}
+    if case.entry:  # a catalog game's env is its module's
+        assert meta["name"] == GAMES[case.entry].module
     a, b = env.possible_agents
+    assert env.observation_space(a) is env.observation_space(a)  # stable, and shared by the agents
     assert env.observation_space(a) == env.observation_space(b) and env.action_space(a) == env.action_space(b)
+    for agent in env.possible_agents:
+        assert agent.split("_")[0].isalpha() and agent.split("_")[1].isdigit()
     game = env.unwrapped.game
     assert env.observation_space(a)["observation"].shape == (*game.shape, game.num_planes)
     assert env.action_space(a).n == game.num_actions
@@ -53,6 +59,13 @@ def test_spaces_metadata_and_a_pickled_env_mid_game(case):
     for x, y in zip(env.last()[0].values(), clone.last()[0].values()):
         np.testing.assert_array_equal(x, y)
     assert env.agent_selection == clone.agent_selection
+
+
+def test_rgb_array_is_a_picture(case):
+    env = case.env_fn()(render_mode="rgb_array")
+    env.reset(seed=0)
+    img = env.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and min(img.shape[:2]) >= 100
 
 
 @pytest.mark.parametrize("name, env_id", GYMNASIUM_IDS, ids=[i for _, i in GYMNASIUM_IDS])
@@ -71,6 +84,15 @@ def test_gymnasium_check_env_and_make_vec(name, env_id):
         assert reward.shape == (2,) and np.all(np.abs(reward) <= 1)
     assert (type(vec).__name__ != "SyncVectorEnv") == GAMES[name].batched  # the batched engine where derived
     vec.close()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_pettingzoo_registry_makes_every_game(name):
+    import pettingzoo
+
+    env = pettingzoo.make("aec", GAMES[name].pettingzoo_id, **GAMES[name].env_kwargs(GAMES[name].game()))
+    env.reset(seed=0)
+    assert env.unwrapped.game == GAMES[name].game()
 
 
 def test_every_catalog_entry_has_a_case_and_an_id():
