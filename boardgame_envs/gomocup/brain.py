@@ -319,6 +319,9 @@ class Brain:
         except (CommandError, ProtocolError) as exc:
             self.write(f"MESSAGE {exc}; ignored")
             return None
+        except Exception as exc:  # a bug of ours: said, but as a MESSAGE, for INFO has no answer to take its place
+            self.write(f"MESSAGE INFO {shown(key)} ignored: internal error: {type(exc).__name__}: {shown(str(exc))}")
+            return None
         self.info[key] = number
         return None
 

@@ -172,3 +172,14 @@ def test_command_line_launcher_needs_force_to_overwrite(tmp_path, capsys):
     assert main(bad) == 2 and not (tmp_path / "x.cmd").exists()
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "may run commands there" in err
+
+
+def test_a_bug_while_reading_info_is_a_message_not_an_answer(monkeypatch):
+    out, brain = run(["START 9", "BEGIN"])
+
+    def broken(bits):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(brain, "_set_rule", broken)
+    brain.handle("INFO rule 4")
+    assert out[2:] == ["MESSAGE INFO rule ignored: internal error: RuntimeError: a bug"]
