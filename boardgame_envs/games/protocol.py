@@ -54,7 +54,7 @@ class IllegalMoveError(ValueError):
 class Game(Protocol):
     """One game variant, as every layer sees it."""
 
-    name: str  # the catalog's name: "tictactoe", "gomoku", "renju", "connect_four"
+    name: str  # its name in the catalog (the keys of games.catalog.GAMES)
     num_actions: int  # actions are 0 .. num_actions - 1
     shape: tuple[int, int]  # board rows, columns
     num_planes: int  # observation planes: planes(viewer) is (rows, columns, num_planes) int8
