@@ -303,8 +303,13 @@ def _alive(pids: list[int]) -> list[str]:
     return out
 
 
-def test_no_orphans_when_the_parent_is_killed(tmp_path):
-    path = launcher(tmp_path, "good")
+@pytest.mark.parametrize("escape", [False, True])
+def test_no_orphans_when_the_parent_is_killed(tmp_path, escape):
+    # (escape: the engine's launcher also starts "setsid sleep 300", outside its group: the keeper's
+    # SIGTERM reaches the shim, which ends it too.)
+    if escape and not sys.platform.startswith("linux"):
+        pytest.skip("the subreaper is Linux's (prctl)")
+    path = launcher(tmp_path, "good", escape=escape)
     script = f"""
         import time
         from boardgame_envs import gomoku_v0
@@ -321,6 +326,7 @@ def test_no_orphans_when_the_parent_is_killed(tmp_path):
     parent.wait(60)
     assert gone(pid)  # its stdin closed: the brain ends at the end of its input
     assert os.path.exists(FAKE)
+    assert len(recorded(tmp_path)) == (2 if escape else 1) and none_left(tmp_path)
 
 
 def test_an_engine_that_ignores_its_node_budget_is_named_once(tmp_path, caplog):
