@@ -26,7 +26,7 @@ SCRIPT = Path(__file__).resolve().parent / "ppo_selfplay.py"
 VARIANTS = {  # name -> flags on top of the recipe's defaults
     "defaults": [],
     "seed1": ["--seed", "1"],
-    "lr1e-3": ["--lr", "1e-3"],
+    "lr3e-4": ["--lr", "3e-4"],
     "lr1e-4": ["--lr", "1e-4"],
     "ent0.003": ["--ent-coef", "0.003"],
     "ent0.03": ["--ent-coef", "0.03"],
@@ -35,8 +35,8 @@ VARIANTS = {  # name -> flags on top of the recipe's defaults
     "rollout64": ["--rollout", "64"],
     "epochs2": ["--epochs", "2"],
     "envs256": ["--num-envs", "256", "--minibatch", "2048"],
-    "levels-only": ["--snapshot-every", "1000000"],
-    "uniform-pool": ["--pool-floor", "10"],
+    "uniform-pool": ["--sampling", "uniform"],
+    "latest-pool": ["--sampling", "latest"],
     "gamma0.97": ["--gamma", "0.97"],
 }
 
