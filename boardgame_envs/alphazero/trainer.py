@@ -259,9 +259,12 @@ class AlphaZeroTrainer:
             bar = progress_bar(total=cfg.iterations, initial=self.iteration, desc="iterations", unit="it", disable=not cfg.progress)
             started, took = time.perf_counter(), None
             while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations):
-                if clock.passed() or (took is not None and not clock.fits(took)):
-                    if took is not None:
-                        self.stopped = f"the next iteration (about {took:.0f} s) would end past the budget"
+                # The last iteration's time; before one, its learning steps at the warm start's pace, a lower bound.
+                guess = took if took is not None else cfg.train_steps * self.rates.get("step_s", 0.0)
+                if clock.passed() or not clock.fits(guess):
+                    if not clock.passed():
+                        what = "" if took is not None else "; its learning steps alone"
+                        self.stopped = f"the next iteration (about {guess:.0f} s{what}) would end past the budget"
                     break
                 elapsed = None if clock.seconds is None else (time.perf_counter() - started, clock.start + clock.seconds - started)
                 self._anneal(schedule_progress(self.iteration, cfg.iterations, elapsed))

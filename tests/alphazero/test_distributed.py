@@ -63,7 +63,7 @@ def test_ray_backend_trains_an_iteration_and_stops_its_workers(local_ray, starte
 def test_the_workers_stop_when_training_fails(local_ray, started_workers, monkeypatch):
     trainer = AlphaZeroTrainer(tictactoe_v0.env, ray_config(None))
 
-    def broken_learner(steps):
+    def broken_learner(steps, deadline=None):
         raise RuntimeError("out of memory")
 
     monkeypatch.setattr(trainer, "learn", broken_learner)
