@@ -13,14 +13,10 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import boardgame_envs  # noqa: F401  (registers the ids)
 from boardgame_envs.games.catalog import GAMES
-from conformance.cases import ALL, CATALOG
+from conformance.cases import ALL, CATALOG, DEFAULTS, TEST_GAMES, case_fixture
 
-GYMNASIUM_IDS = [(name, env_id) for name, info in GAMES.items() for env_id in info.gymnasium_ids]
-
-
-@pytest.fixture(params=ALL, ids=lambda case: case.id)
-def case(request):
-    return request.param
+case = pytest.fixture(params=ALL, ids=lambda case: case.id)(case_fixture)
+entry_case = pytest.fixture(params=DEFAULTS + TEST_GAMES, ids=lambda case: case.id)(case_fixture)
 
 
 def test_pettingzoo_api(case):
@@ -40,8 +36,7 @@ def test_spaces_metadata_and_a_pickled_env_mid_game(case):
     meta = env.unwrapped.metadata
     assert meta["is_parallelizable"] is False and meta["render_fps"] > 0
     assert set(meta["render_modes"]) == {"human", "ansi", "rgb_array"}
-    if case.entry:  # a catalog game's env is its module's
-        assert meta["name"] == GAMES[case.entry].module
+    assert meta["name"] == case.info.module
     a, b = env.possible_agents
     assert env.observation_space(a) is env.observation_space(a)  # stable, and shared by the agents
     assert env.observation_space(a) == env.observation_space(b) and env.action_space(a) == env.action_space(b)
@@ -68,8 +63,12 @@ def test_rgb_array_is_a_picture(case):
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and min(img.shape[:2]) >= 100
 
 
-@pytest.mark.parametrize("name, env_id", GYMNASIUM_IDS, ids=[i for _, i in GYMNASIUM_IDS])
-def test_gymnasium_check_env_and_make_vec(name, env_id):
+def test_gymnasium_check_env_and_make_vec(entry_case):
+    for env_id in entry_case.info.gymnasium_ids:
+        check_gymnasium_id(env_id, entry_case.info.batched)
+
+
+def check_gymnasium_id(env_id, batched):
     env = gymnasium.make(env_id, opponent="random")
     check_env(env.unwrapped, skip_render_check=True)
     env.close()
@@ -77,22 +76,23 @@ def test_gymnasium_check_env_and_make_vec(name, env_id):
     obs, info = vec.reset(seed=0)
     assert obs["observation"].shape[0] == 2 if isinstance(obs, dict) else obs.shape[0] == 2
     rng = np.random.default_rng(0)
-    for _ in range(5):
+    for _ in range(12):
         masks = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        # A finished game's mask is empty: the next step resets it (Gymnasium's autoreset) whatever the action.
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
         obs, reward, terminated, truncated, info = vec.step(actions)
         assert reward.shape == (2,) and np.all(np.abs(reward) <= 1)
-    assert (type(vec).__name__ != "SyncVectorEnv") == GAMES[name].batched  # the batched engine where derived
+    assert (type(vec).__name__ != "SyncVectorEnv") == batched  # the batched engine where derived
     vec.close()
 
 
-@pytest.mark.parametrize("name", list(GAMES))
-def test_pettingzoo_registry_makes_every_game(name):
+def test_pettingzoo_registry_makes_every_game(entry_case):
     import pettingzoo
 
-    env = pettingzoo.make("aec", GAMES[name].pettingzoo_id, **GAMES[name].env_kwargs(GAMES[name].game()))
+    info = entry_case.info
+    env = pettingzoo.make("aec", info.pettingzoo_id, **info.env_kwargs(info.game()))
     env.reset(seed=0)
-    assert env.unwrapped.game == GAMES[name].game()
+    assert env.unwrapped.game == info.game()
 
 
 def test_every_catalog_entry_has_a_case_and_an_id():

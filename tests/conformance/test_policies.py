@@ -13,7 +13,7 @@ import pytest
 from boardgame_envs.cli import expected_error
 from boardgame_envs.ladder.ladders import LADDERS, LadderError, ladder_for
 from boardgame_envs.policies.registry import kinds, make_policy
-from conformance.cases import DEFAULTS, TEST_GAMES
+from conformance.cases import DEFAULTS, TEST_GAMES, case_fixture
 
 PLAYS_EVERY_GAME = {"random", "greedy", "mcts", "uct", "alphabeta"}  # the protocol's searches: no refusal allowed
 CHEAP = {"mcts": "simulations=30", "uct": "playouts=30", "alphabeta": "nodes=200", "pretrained": "simulations=2"}
@@ -23,7 +23,7 @@ def target_for(kind: str, case) -> str:
     """A target for a kind that needs one: real where it is cheap to find, else one that cannot exist."""
     if kind == "level":
         try:
-            return f"{ladder_for(case.entry).name}/1" if case.entry else f"{next(iter(LADDERS))}/1"
+            return f"{ladder_for(case.entry).name}/1"
         except LadderError:
             return f"{next(iter(LADDERS))}/1"
     if kind == "pretrained":
@@ -41,7 +41,9 @@ def one_line_refusal(exc: BaseException) -> bool:
     return expected_error(exc) is not None and "\n" not in str(exc) and bool(str(exc))
 
 
-@pytest.mark.parametrize("case", DEFAULTS + TEST_GAMES, ids=lambda case: case.id)
+case = pytest.fixture(params=DEFAULTS + TEST_GAMES, ids=lambda case: case.id)(case_fixture)
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_registry_policy_plays_a_legal_game_or_refuses_in_one_line(kind, case):
     info = kinds()[kind]

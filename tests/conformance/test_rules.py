@@ -7,14 +7,12 @@ import numpy as np
 import pytest
 
 from boardgame_envs.games.protocol import IllegalMoveError, State, cell_symmetries, check_action, returns_of
-from conformance.cases import ALL
+from conformance.cases import ALL, case_fixture
 
 NOT_ACTIONS = [-1, 10**6, True, 1.5, None, "3"]
 
 
-@pytest.fixture(params=ALL, ids=lambda case: case.id)
-def case(request):
-    return request.param
+case = pytest.fixture(params=ALL, ids=lambda case: case.id)(case_fixture)
 
 
 def random_game(game, seed):

@@ -11,12 +11,9 @@ from boardgame_envs.cli import main as cli_main
 from boardgame_envs.envs.factory import env_fn
 from boardgame_envs.ladder.ladders import LADDERS, LadderError, engine_of, ladder_for, levels
 from boardgame_envs.policies.registry import make_policy
-from conformance.cases import DEFAULTS
+from conformance.cases import DEFAULTS, TEST_GAMES, case_fixture
 
-
-@pytest.fixture(params=DEFAULTS, ids=lambda case: case.id)
-def case(request):
-    return request.param
+case = pytest.fixture(params=DEFAULTS + TEST_GAMES, ids=lambda case: case.id)(case_fixture)
 
 
 def test_arena_records_save_load_and_replay(case, tmp_path, capsys):
@@ -61,6 +58,12 @@ def test_the_ladders_levels_build(case):
     for i, spec in enumerate(ladder.specs):
         if engine_of(spec) is None:
             assert make_policy(f"level:{ladder.name}/{i}", seed=0).act(case.game().new_state()) >= 0
+
+
+def test_the_test_game_leaves_the_catalog_after_its_tests():
+    from boardgame_envs.games.catalog import GAMES
+
+    assert TEST_GAMES[0].entry not in GAMES
 
 
 def test_every_ladder_plays_a_catalog_game():
