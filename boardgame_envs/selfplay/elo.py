@@ -14,11 +14,13 @@
 
 This module needs no SB3: a plain-torch loop uses :class:`EloTracker` with a batched callable.
 
-Invariant: the ratings never take more than ``max_share`` of the process CPU time since
-training began (``time.process_time``, all threads: torch's too): a rating that would push
-the share above it is put off until enough training has run, and the delay is logged
-(``skipped`` in the CSV). The share is measured, not assumed: each rating's own CPU time
-is what the next one is predicted to cost.
+Invariant: a rating starts only while the ratings so far have taken at most ``max_share``
+of the process CPU time since training began (``time.process_time``, all threads: torch's
+too); a due rating is otherwise put off until enough training has run, and each delay is
+logged (``skipped`` in the CSV). So the share exceeds ``max_share`` by at most one rating's
+cost, just after it, and falls back as training goes on. The share is measured, not
+predicted: a first rating that pays one-off costs (imports, kernels loaded from the cache)
+delays the next ones instead of being taken for what every rating costs.
 """
 
 from __future__ import annotations
@@ -159,7 +161,7 @@ class EloTracker:
         if steps < self._next:
             return None
         total = time.process_time() - self._clock0
-        if self._last_cost and (self.rating_cpu + self._last_cost) > self.max_share * (total + self._last_cost):
+        if self.rating_cpu > self.max_share * total:
             self.skipped += 1  # put off: try again when the loop next reports, with more training behind it
             self._write_row(steps, None, total)
             self._next = steps + max(1, self.every // 4)
