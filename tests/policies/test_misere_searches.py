@@ -164,3 +164,31 @@ def test_uct_picks_value_keeping_moves_near_the_end():
             continue
         truth = move_values(state)
         assert truth[policy.act(state)] == exact(state), state.board
+
+
+def uniform(forest, leaves):
+    """An evaluator that knows nothing: uniform priors, value 0; what the search proves comes from the rules."""
+    return np.full((len(leaves), GAME.num_actions), 1.0 / GAME.num_actions), np.zeros(len(leaves))
+
+
+@pytest.mark.parametrize("threats", [True, False])
+def test_puct_over_the_protocol_proves_only_exact_values_and_keeps_them(threats):
+    from boardgame_envs.policies.puct import DRAWN, LOST, WON
+    from boardgame_envs.policies.puct_protocol import ProtocolForest
+
+    states = [s for s in DECIDED if len(s.legal_actions()) <= 4]
+    forest = ProtocolForest(len(states), GAME, threats=threats)
+    forest.set_roots(states)
+    forest.search(200, uniform)
+    as_value = {WON: 1, LOST: -1, DRAWN: 0}
+    policy = forest.root_policy()  # what self-play and NetworkPolicy play from: a proven win at once
+    for b, state in enumerate(states):
+        truth = move_values(state)
+        actions, visits, _, _, outcomes = forest.root_children(b)
+        for action, outcome in zip(actions.tolist(), outcomes.tolist()):
+            if outcome in as_value:  # proven for the player to move at the root
+                assert as_value[outcome] == truth[action], (state.board, action, outcome)
+        if forest.root_outcome(b) in as_value:  # the root's proof is for the player who moved into it
+            assert -as_value[forest.root_outcome(b)] == exact(state), state.board
+        chosen = int(np.argmax(policy[b]))
+        assert truth[chosen] == exact(state), (state.board, chosen)
