@@ -148,6 +148,22 @@ def test_the_readme_installs_the_pinned_torch():
     assert f"<={pinned}" in (ROOT / "pyproject.toml").read_text() or f"=={pinned}" in (ROOT / "pyproject.toml").read_text()
 
 
+COST = re.compile(r"\b\d+ s\b|\bminutes?\b|\ban hour\b")
+
+
+def test_every_readme_command_says_what_it_costs():
+    """A reader should know before running a command whether it takes seconds or an hour: each one's
+    comment gives its measured cost (or its budget), except the set-up and the interactive ``play``."""
+    silent = []
+    for line, code in blocks(ROOT / "README.md", "bash"):
+        for i, text in enumerate(code.splitlines()):
+            command, _, comment = text.partition(" #")
+            command = command.strip()
+            if command and command not in NOT_RUN and not command.startswith("boardgame-envs play ") and not COST.search(comment):
+                silent.append(f"README.md:{line + i}: {command}")
+    assert silent == []
+
+
 @pytest.fixture(scope="module")
 def readme_dir(tmp_path_factory):
     """Where the README's commands run, one after another as a reader would: a checkpoint
