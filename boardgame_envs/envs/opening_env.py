@@ -4,7 +4,11 @@ It is :class:`~boardgame_envs.envs.game_env.GameEnv` (observations from
 ``state.planes``, masks from ``legal_mask``, the rewards of ``returns()``)
 with the things an opening adds: the agents are seats with fixed names whose
 colours the opening decides, so each agent's ``info`` says the colour it
-holds and the phase (``{"color": "black", "phase": "offer"}``); the text
+holds and the phase (``{"color": "black", "phase": "offer"}``; with
+``env.unwrapped.info_strings = False``, numbers only: ``{"color_id": 1, "phase_id": 2}``,
+the colour as the game numbers it, 1 black and 2 white, and the phase's index in
+``game.opening.phases``, for wrappers that make a tensor of every info value, such as
+TorchRL's ``PettingZooWrapper``); the text
 rendering names the phase, who holds which colour and the offered fifth
 moves (``+`` on the board); the pictures draw the position with the offers as
 hollow stones and the phase in the status line.
@@ -52,6 +56,8 @@ def render_opening_text(state: OpeningState, agents: tuple[str, str] = ("player_
 class OpeningRuleEnv(GameEnv):
     """A PettingZoo AEC env over an :class:`OpeningRuleGame`; env modules subclass it (``gomoku_v0``)."""
 
+    info_strings = True  # False: each agent's info in numbers only (color_id, phase_id); see the module docstring
+
     def __init__(self, game: OpeningRuleGame, agent_names: tuple[str, str], render_mode: str | None = None) -> None:
         if not isinstance(game, OpeningRuleGame):
             raise TypeError(f"OpeningRuleEnv plays an OpeningRuleGame, got {type(game).__name__}")
@@ -72,8 +78,11 @@ class OpeningRuleEnv(GameEnv):
         state = self.game_state
         game = self.game
         for agent in self.agents:
-            color = game.color_name(state.color_of(self._color[agent]))
-            self.infos[agent] = {"color": color, "phase": state.phase}
+            color = state.color_of(self._color[agent])
+            if self.info_strings:
+                self.infos[agent] = {"color": game.color_name(color), "phase": state.phase}
+            else:
+                self.infos[agent] = {"color_id": int(color), "phase_id": game.opening.phases.index(state.phase)}
 
     def stones(self) -> list[int]:
         """The stones on the board in the order laid: the opening's (the chosen offer included), then normal play."""
