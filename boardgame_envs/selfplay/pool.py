@@ -259,6 +259,25 @@ class OpponentPool:
         return f"OpponentPool({len(self._members)} members, {len(self.snapshots)} snapshots, sampling={self.sampling!r})"
 
     # ------------------------------------------------------- persistence
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy for another process (SubprocVecEnv's workers, Ray): the snapshots travel as their bytes,
+        loaded callables do not (each process loads its own)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_tmp", "folder", "_loaded")}
+        state["_files"] = {m.name: (Path(m.source).name, Path(m.source).read_bytes())
+                           for m in self._members.values() if m.kind == "snapshot"}  # fmt: skip
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        files = state.pop("_files")
+        self.__dict__.update(state)
+        self._tmp = tempfile.TemporaryDirectory(prefix="opponent-pool-")
+        self.folder = Path(self._tmp.name)
+        self._loaded = {}
+        self._members = {name: Member(m.name, m.kind, m.source, list(m.results)) for name, m in self._members.items()}
+        for name, (file, data) in files.items():
+            (self.folder / file).write_bytes(data)
+            self._members[name].source = str(self.folder / file)
+
     def save(self, folder: str | os.PathLike) -> Path:
         """Write the pool to ``folder`` (``pool.json`` and ``snapshots/``); returns the json file's path.
 

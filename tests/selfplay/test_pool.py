@@ -148,3 +148,18 @@ def test_load_refuses_what_is_not_a_pool(tmp_path):
     (tmp_path / "pool.json").write_text("{}")
     with pytest.raises(ValueError, match="not an opponent pool"):
         OpponentPool.load(tmp_path)
+
+
+def test_a_pool_travels_to_another_process_with_its_snapshots(tmp_path):
+    """SubprocVecEnv and Ray pickle the env's arguments: the copy has its own folder and the snapshots' bytes."""
+    import pickle
+
+    pool = OpponentPool(["random"], seed=5, snapshot_loader=loader)
+    pool.add_snapshot(snapshot_file(tmp_path, "a"))
+    pool.record("random", 1)
+    copy = pickle.loads(pickle.dumps(pool))
+    assert copy.folder != pool.folder and copy.names == pool.names and copy.results() == pool.results()
+    assert open(copy._member("snapshot-1").source).read() == "a"
+    assert [copy.sample() for _ in range(20)] == [pool.sample() for _ in range(20)]
+    copy.record("random", 0)  # each process counts its own games
+    assert pool.results()["random"] == (1, 0, 0)
