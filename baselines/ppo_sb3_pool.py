@@ -75,8 +75,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--net", type=int, default=128, help="width of the policy and value layers (two each)")
     p.add_argument("--levels", default=LEVELS, help="the pool's built-in members, comma separated")
     p.add_argument("--sampling", choices=("uniform", "pfsp", "latest"), default="uniform",
-                   help="the pool's draw (pfsp, by the learner's losses, gave three games in four on connect four to the "
-                        "three strongest greedy levels over the first 164k steps, at a 12%% score there)")
+                   help="the pool's draw (pfsp, by the learner's losses, gave three games in four on connect four "
+                        "to the three strongest greedy levels over the first 164k steps, at a 12%% score there)")
     p.add_argument("--max-snapshots", type=int, default=None,
                    help="snapshots kept (default per game, so the run folder stays a few MB)")
     p.add_argument("--checkpoint-every", type=int, default=10,

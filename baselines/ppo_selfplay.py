@@ -383,7 +383,8 @@ def train(cfg: Config, out: Path) -> Counters:
             checkpoint(out, net, opt, pool, counters, cfg)
             env.close()
             env, pool, obs, mask = start_games(cfg, out, counters.updates)  # the path a resume takes from here
-    if cfg.rate_games and counters.cpu_s >= cfg.cpu_hours * 3600 and counters.last_rate_cpu_s < counters.cpu_s - counters.rate_cpu_s:
+    unrated = counters.last_rate_cpu_s < counters.cpu_s - counters.rate_cpu_s  # trained since the last rating
+    if cfg.rate_games and counters.cpu_s >= cfg.cpu_hours * 3600 and unrated:
         clock()
         rate_now(cfg, net, counters, out)  # the budget's last point
         checkpoint(out, net, opt, None, counters, cfg)
@@ -391,13 +392,15 @@ def train(cfg: Config, out: Path) -> Counters:
     return counters
 
 
-RESUME_MAY_CHANGE = {"cpu_hours", "max_updates", "rate_games", "rate_minutes", "rate_share"}  # none changes the training
+# Options that do not change the training: a resumed run may be given other values.
+RESUME_MAY_CHANGE = {"cpu_hours", "max_updates", "rate_games", "rate_minutes", "rate_share"}
 
 
 def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
     """``--out DIR`` plus one flag per :class:`Config` field (``--cpu-hours 2``, ``--levels random,greedy``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", required=True, help="run folder: checkpoint, snapshots, curve.csv (resumed if present)")
+    parser.add_argument("--out", required=True,
+                        help="run folder: checkpoint, pool, curve.csv (resumed if present)")
     for f in dataclasses.fields(Config):
         if f.name == "extra":
             continue
