@@ -147,6 +147,10 @@ class AlphaZeroTrainer:
         self.cpu_s = 0.0
         # The warm start's progress (checkpointed): games played, examples kept, learning steps taken, finished.
         self.warm = {"games": 0, "positions": 0, "steps": 0, "done": cfg.warm_start is None}
+        # The run's pace as last measured (seconds a warm-start game, a learning step, an iteration; checkpointed,
+        # so a resumed call knows what fits its budget before it starts), and why this call stopped early, if it did.
+        self.rates: dict[str, float] = {}
+        self.stopped: str | None = None
         self.out = Path(cfg.out) if cfg.out is not None else None
         self._lock = RunLock(self.out) if self.out is not None else None
         if self._lock is not None:
@@ -175,9 +179,6 @@ class AlphaZeroTrainer:
         self._writer: Any = None
         self._clock: Clock | None = None  # the budget of the train() call under way
         self._eval_s: float | None = None  # seconds of the last evaluation
-        # What this call measured (seconds a warm-start game, a learning step) and why it stopped early, if it did.
-        self.rates: dict[str, float] = {}
-        self.stopped: str | None = None
 
     # ------------------------------------------------------------- messages
     def opening_line(self) -> str:
@@ -239,7 +240,7 @@ class AlphaZeroTrainer:
         if cfg.iterations is None and cfg.minutes is None:
             raise ValueError("set config.iterations or config.minutes: training has no end otherwise")
         self._clock = clock = Clock(cfg.minutes)
-        self.rates, self.stopped = {}, None
+        self.stopped = None
         rows: list[dict[str, float]] = []
         if self._lock is not None:
             self._lock.acquire()  # again, for a second train() on a trainer whose lock the first released
@@ -259,12 +260,14 @@ class AlphaZeroTrainer:
             bar = progress_bar(total=cfg.iterations, initial=self.iteration, desc="iterations", unit="it", disable=not cfg.progress)
             started, took = time.perf_counter(), None
             while self.warm["done"] and (cfg.iterations is None or self.iteration < cfg.iterations):
-                # The last iteration's time; before one, its learning steps at the warm start's pace, a lower bound.
-                guess = took if took is not None else cfg.train_steps * self.rates.get("step_s", 0.0)
+                # The last iteration's time (this call's, else the run's last); before any, its learning steps at
+                # the warm start's pace, a lower bound.
+                guess = took if took is not None else self.rates.get("iteration_s", cfg.train_steps * self.rates.get("step_s", 0.0))
                 if clock.passed() or not clock.fits(guess):
                     if not clock.passed():
-                        what = "" if took is not None else "; its learning steps alone"
-                        self.stopped = f"the next iteration (about {guess:.0f} s{what}) would end past the budget"
+                        what = "" if "iteration_s" in self.rates else "; its learning steps alone"
+                        need = "" if rows else f"; one needs a budget of about {math.ceil(guess / 60 + clock.elapsed() / 60)} min"
+                        self.stopped = f"the next iteration (about {guess:.0f} s{what}) would end past the budget{need}"
                     break
                 elapsed = None if clock.seconds is None else (time.perf_counter() - started, clock.start + clock.seconds - started)
                 self._anneal(schedule_progress(self.iteration, cfg.iterations, elapsed))
@@ -273,6 +276,9 @@ class AlphaZeroTrainer:
                     row = self.run_iteration()
                 except OutOfTime as exc:
                     self.stopped = f"the budget ended inside iteration {self.iteration + 1} ({exc}), which is dropped"
+                    # An iteration takes at least this long: kept, so the next call knows before it starts one.
+                    self.rates["iteration_s"] = max(self.rates.get("iteration_s", 0.0), time.perf_counter() - begun)
+                    self._save()
                     break
                 took = time.perf_counter() - begun
                 rows.append(row)
@@ -481,6 +487,7 @@ class AlphaZeroTrainer:
         self._log(row, step=self.iteration)
         if self.out is not None:
             append_metrics(self.out, row)
+        self.rates["iteration_s"] = time.perf_counter() - t0
         self._save()
         if self.out is not None and cfg.snapshot_every and self.iteration % cfg.snapshot_every == 0:
             self.snapshot()
@@ -619,6 +626,7 @@ class AlphaZeroTrainer:
             "games_played": self.games_played,
             "cpu_s": self.cpu_s,
             "warm_start": dict(self.warm),
+            "pace": dict(self.rates),
             "rng": self.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(),
         }
@@ -637,5 +645,6 @@ class AlphaZeroTrainer:
         self.cpu_s = float(checkpoint.get("cpu_s", 0.0))  # a checkpoint from before CPU was counted: from here on
         # A checkpoint from before warm starts existed is past any warm start.
         self.warm = {"games": 0, "positions": 0, "steps": 0, **checkpoint.get("warm_start", {"done": True})}
+        self.rates = {k: float(v) for k, v in checkpoint.get("pace", {}).items()}  # none before the pace was kept
         self.rng.bit_generator.state = checkpoint["rng"]
         torch.set_rng_state(checkpoint["torch_rng"])

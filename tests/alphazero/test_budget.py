@@ -147,3 +147,41 @@ def test_progress_bars_name_the_phases(tmp_path, capsys):
     assert re.search(r"warm-start games \(alphabeta:nodes=200\): 100%.*\b2/2\b", err)
     assert re.search(r"warm-start learning steps: 100%.*\b3/3\b", err)
     assert re.search(r"iterations: 100%.*\b1/1\b", err)
+
+
+def test_self_play_past_its_deadline_stops_and_the_iteration_is_dropped(tmp_path):
+    from boardgame_envs.alphazero.network import PolicyValueNet
+    from boardgame_envs.alphazero.selfplay import OutOfTime, SelfPlay
+
+    config = AlphaZeroConfig.for_game("tictactoe", out=None, **{**TINY, "parallel_games": 8, "games_per_iteration": 8})
+    with pytest.raises(OutOfTime, match="0 of 8 self-play games had ended at the deadline"):
+        SelfPlay(tictactoe_v0.env, config, seed=0).play(PolicyValueNet(2, 3, blocks=1, channels=8), 8, time.perf_counter())
+    trainer = AlphaZeroTrainer(tictactoe_v0.env, AlphaZeroConfig.for_game(
+        "tictactoe", out=str(tmp_path), minutes=1, progress=False, **{**TINY, "parallel_games": 8, "games_per_iteration": 8}))
+
+    def slow_self_play(games, deadline=None):
+        time.sleep(0.2)
+        raise OutOfTime("0 of 8 self-play games had ended at the deadline")
+
+    trainer.self_play = slow_self_play
+    assert trainer.train() == [] and trainer.iteration == 0
+    assert trainer.account() == ("no learning: the budget ended inside iteration 1 (0 of 8 self-play games had ended at "
+                                 "the deadline), which is dropped (0 self-play iterations)")  # fmt: skip
+    assert load_checkpoint(tmp_path)["pace"]["iteration_s"] >= 0.2  # what the next call needs to know
+
+
+def test_a_resumed_call_too_short_for_an_iteration_says_so_before_starting_one(tmp_path):
+    def config(**overrides):
+        return AlphaZeroConfig.for_game("tictactoe", out=str(tmp_path), progress=False,
+                                        **{**TINY, "parallel_games": 8, "games_per_iteration": 8, **overrides})  # fmt: skip
+
+    AlphaZeroTrainer(tictactoe_v0.env, config(iterations=1)).train()
+    assert load_checkpoint(tmp_path)["pace"]["iteration_s"] > 0  # the run's pace is kept with it
+    resumed = AlphaZeroTrainer(tictactoe_v0.env, config(minutes=1))
+    assert resumed.rates["iteration_s"] > 0
+    resumed.rates["iteration_s"] = 150.0  # as if measured on a slow machine: 2.5 minutes an iteration
+    began = time.perf_counter()
+    assert resumed.train() == [] and resumed.iteration == 1
+    assert time.perf_counter() - began < 1.0  # nothing started
+    assert resumed.account() == ("1 self-play iterations (the next iteration (about 150 s) would end past the budget; "
+                                 "one needs a budget of about 3 min)")  # fmt: skip
