@@ -122,3 +122,33 @@ class AvoidThreeState:
 
     def returns(self) -> tuple[float, float]:
         return returns_of(self.winner)
+
+
+class TwoStonesGame(AvoidThreeGame):
+    """Avoid three under Connect6's turn order: X lays one stone, then each player two in a row.
+
+    Turns do not alternate: the same player moves twice running, so a search
+    that negates at every ply, or reads the last mover as the winner, is wrong.
+    """
+
+    name = "avoid_three_two_stones"
+
+    def new_state(self) -> TwoStonesState:
+        return TwoStonesState(self)
+
+    def describe(self) -> str:
+        return "avoid three, 3x3, two stones a turn after the first"
+
+
+class TwoStonesState(AvoidThreeState):
+    def clone(self) -> TwoStonesState:
+        other = TwoStonesState.__new__(TwoStonesState)
+        other.__dict__.update(self.__dict__)
+        other.board = self.board.copy()
+        return other
+
+    def play(self, action: int) -> None:
+        mover = self.to_move
+        super().play(action)  # validates, lays the stone, ends the game or passes the turn
+        if not self.terminal and self.num_moves % 2 == 0:  # moves 1-2, 3-4, ...: the second stone is still due
+            self.to_move = mover

@@ -2,7 +2,7 @@
 
 "Avoid three" (tests/games/misere_game.py: three in a row LOSES) is solved here
 by a plain memoised negamax over the protocol; then, in every decided position
-reachable from the start, alpha-beta's proven values must equal the exact ones,
+reachable from the start (one of each set of symmetric ones), alpha-beta's proven values must equal the exact ones,
 greedy must take an immediate win and never make (or allow at once) a loss it
 can avoid, and MCTS / UCT must never prove a value that is wrong nor choose a
 proven-losing move where a better one exists.
@@ -16,52 +16,65 @@ import pytest
 from boardgame_envs.games.protocol import outcome_for
 from boardgame_envs.policies import make_policy
 from boardgame_envs.policies.generic import LOSS, WIN, WIN_SCORE, greedy_scores, mcts
-from games.misere_game import AvoidThreeGame
+from games.misere_game import AvoidThreeGame, TwoStonesGame
 
-GAME = AvoidThreeGame()
-_values: dict[tuple[bytes, int], int] = {}
+class Oracle:
+    """Exact values of every position of a small game, by memoised negamax over the protocol alone."""
 
+    def __init__(self, game) -> None:
+        self.game = game
+        self._values: dict[tuple[bytes, int], int] = {}
+        self.positions = self._positions()
+        self.decided = [s for s in self.positions if self.exact(s) != 0]
 
-def exact(state) -> int:
-    """The value (+1, 0, -1) of a live ``state`` for its player to move, by memoised negamax over the protocol."""
-    key = (state.board.tobytes(), state.to_move)
-    if key not in _values:
-        _values[key] = max(move_values(state).values())
-    return _values[key]
+    def exact(self, state) -> int:
+        """The value (+1, 0, -1) of a live ``state`` for its player to move."""
+        key = (state.board.tobytes(), state.to_move)
+        if key not in self._values:
+            self._values[key] = max(self.move_values(state).values())
+        return self._values[key]
 
-
-def move_values(state) -> dict[int, int]:
-    """The exact value of each legal move for the player to move."""
-    me, out = state.to_move, {}
-    for action in map(int, state.legal_actions()):
-        child = state.clone()
-        child.play(action)
-        if child.terminal:
-            out[action] = int(outcome_for(child, me))
-        else:
-            out[action] = exact(child) if child.to_move == me else -exact(child)
-    return out
-
-
-def positions():
-    """Every live position reachable from the start, once each."""
-    seen, stack, out = set(), [GAME.new_state()], []
-    while stack:
-        state = stack.pop()
-        key = state.board.tobytes()
-        if key in seen or state.terminal:
-            continue
-        seen.add(key)
-        out.append(state)
+    def move_values(self, state) -> dict[int, int]:
+        """The exact value of each legal move for the player to move (a child with the same player to move
+        keeps its sign: turns need not alternate)."""
+        me, out = state.to_move, {}
         for action in map(int, state.legal_actions()):
             child = state.clone()
             child.play(action)
-            stack.append(child)
-    return out
+            if child.terminal:
+                out[action] = int(outcome_for(child, me))
+            else:
+                out[action] = self.exact(child) if child.to_move == me else -self.exact(child)
+        return out
+
+    def _positions(self):
+        """Every live position reachable from the start, once each up to the board's symmetries (a mirrored
+        or turned position has the mirrored or turned values: the searches are checked on one of them)."""
+        perms = self.game.symmetries()
+        seen, stack, out = set(), [self.game.new_state()], []
+        while stack:
+            state = stack.pop()
+            images = []
+            for perm in perms:
+                image = np.empty_like(state.board)
+                image[perm] = state.board
+                images.append(image.tobytes())
+            key = (min(images), state.to_move)
+            if key in seen or state.terminal:
+                continue
+            seen.add(key)
+            out.append(state)
+            for action in map(int, state.legal_actions()):
+                child = state.clone()
+                child.play(action)
+                stack.append(child)
+        return out
 
 
-POSITIONS = positions()
-DECIDED = [s for s in POSITIONS if exact(s) != 0]
+GAME = AvoidThreeGame()
+ORACLE = Oracle(GAME)
+exact, move_values, POSITIONS, DECIDED = ORACLE.exact, ORACLE.move_values, ORACLE.positions, ORACLE.decided
+TWO_STONES = Oracle(TwoStonesGame())
 
 
 def test_the_game_punishes_the_player_who_ends_it():
@@ -74,7 +87,7 @@ def test_the_game_punishes_the_player_who_ends_it():
         state.play(GAME.parse_action(name))
     state.play(GAME.parse_action("c1"))
     assert state.terminal and state.winner == 2 and state.returns() == (-1.0, 1.0)
-    assert len(POSITIONS) > 3000 and len(DECIDED) > 1000  # the oracle sees a real game, with decided positions
+    assert len(POSITIONS) > 600 and len(DECIDED) > 400  # a real game, with decided positions (up to symmetry)
     assert exact(GAME.new_state()) == 0  # misère tic-tac-toe is a draw (X takes the centre, then mirrors)
 
 
@@ -93,6 +106,29 @@ def test_alphabeta_keeps_the_exact_value_in_every_decided_position():
         # Full depth: the best move's score is proven, and proven for the exact value.
         assert abs(scores.max()) >= WIN_SCORE - 100 and np.sign(scores.max()) == exact(state)
     assert not wrong, wrong[:5]
+
+
+def test_searches_keep_exact_values_when_a_player_moves_twice_in_a_row():
+    game = TwoStonesGame()
+    state = game.new_state()
+    for name, to_move in (("b2", 2), ("a1", 2), ("a2", 1), ("c3", 1), ("c1", 2)):
+        state.play(game.parse_action(name))
+        assert state.to_move == to_move  # X once, then two stones each
+    oracle = TWO_STONES
+    assert len(oracle.decided) > 500
+    policy = make_policy("alphabeta:nodes=none", seed=0)
+    rng = np.random.default_rng(0)
+    for state in oracle.decided:
+        scores, truth = policy.move_scores(state), oracle.move_values(state)
+        assert np.sign(scores.max()) == oracle.exact(state) and abs(scores.max()) >= WIN_SCORE - 100
+        for action, value in truth.items():
+            if abs(scores[action]) >= WIN_SCORE - 100:
+                assert np.sign(scores[action]) == value, (state.board, action)
+    for state in oracle.decided[::2]:
+        _, proofs = mcts(state, 60, 1.4, rng)
+        truth = oracle.move_values(state)
+        for action, value in truth.items():
+            assert proofs[action] in (0, value), (state.board, action, proofs[action], value)
 
 
 def test_alphabeta_plays_value_keeping_moves():
