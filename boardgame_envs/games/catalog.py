@@ -84,9 +84,11 @@ class GameInfo:
             return
         if not isinstance(self.factory, str) or ":" not in self.factory:
             raise bad("factory", f"must be 'module:attribute' of a Game class, got {self.factory!r}")
-        given = [f for f in ("sizes", "default_size", "default_win_length", "default_rule") if getattr(self, f) is not None]
-        if given or self.rules or self.opening_rules:
-            raise bad("factory", f"makes a game that takes no board size, k or rule: leave out {', '.join(given) or 'rules and opening_rules'}")
+        mnk_only = ("sizes", "default_size", "default_win_length", "default_rule")
+        given = [f for f in mnk_only if getattr(self, f) is not None] + [f for f in ("rules", "opening_rules")
+                                                                          if getattr(self, f)]  # fmt: skip
+        if given:
+            raise bad("factory", f"makes a game that takes no board size, k or rule: leave out {', '.join(given)}")
         if self.batched:
             raise bad("batched", "is True, but the batched engine plays the m,n,k family only: leave it out (derived)")
         object.__setattr__(self, "batched", False)
