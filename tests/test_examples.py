@@ -14,10 +14,14 @@ ARGS = {
     "maskable_ppo_quickstart.py": ["--steps", "256"],
     "maskable_ppo_vector.py": ["--steps", "512", "--envs", "16", "--games", "50"],
     "self_play_frozen_opponent.py": ["--rounds", "2", "--steps", "256"],
-    "tianshou_multiagent.py": ["--epochs", "1", "--epoch-steps", "200", "--test-episodes", "10"],
+    "tianshou_multiagent.py": ["--epochs", "1", "--epoch-steps", "200", "--test-episodes", "10", "--games", "4"],
+    "torchrl_connect_four.py": ["--frames", "2048", "--frames-per-batch", "1024", "--snapshot-every", "1",
+                                "--games", "4"],
+    "rllib_connect_four.py": ["--iterations", "2", "--batch", "500", "--snapshot-every", "1", "--games", "4"],
 }
 # Examples for libraries boardgame_envs does not depend on: skipped where the library is not installed.
-NEEDS = {"tianshou_multiagent.py": "tianshou"}
+NEEDS = {"tianshou_multiagent.py": "tianshou", "torchrl_connect_four.py": "torchrl",
+         "rllib_connect_four.py": "ray.rllib"}  # fmt: skip
 
 
 def test_every_example_is_listed():
