@@ -55,6 +55,10 @@ def test_spaces_metadata_and_a_pickled_env_mid_game(case):
     for x, y in zip(env.last()[0].values(), clone.last()[0].values()):
         np.testing.assert_array_equal(x, y)
     assert env.agent_selection == clone.agent_selection
+    action = int(np.flatnonzero(env.last()[0]["action_mask"])[0])
+    env.step(action)
+    clone.step(action)  # the copy plays on as the original does
+    np.testing.assert_array_equal(env.unwrapped.state(), clone.unwrapped.state())
 
 
 def test_rgb_array_is_a_picture(case):
