@@ -51,7 +51,7 @@ LEVELS = "random,greedy:epsilon=0.75,greedy:epsilon=0.5,greedy:epsilon=0.25,gree
 GAMES: dict[str, dict[str, Any]] = {
     "connect_four": {"single": {"game": "connect_four"}, "cnn": False, "max_snapshots": 5},
     "gomoku9": {"vector": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}), "cnn": True,
-                "max_snapshots": 4},
+                "max_snapshots": 3},
     "renju": {"vector": ("boardgame_envs/Renju-v0", {}), "cnn": True, "max_snapshots": 2},
 }  # fmt: skip
 # Options that do not change the training: a resumed run may be given other values.
