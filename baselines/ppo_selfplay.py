@@ -41,7 +41,7 @@ import os
 import sys
 import time
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -118,8 +118,6 @@ class Config:
     that has left the pool)."""
     threads: int = 1
     """Torch threads: the development machine is shared."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Reserved for options added later, so old checkpoints still load."""
 
 
 # ------------------------------------------------------------------ the network
@@ -402,8 +400,6 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
     parser.add_argument("--out", required=True,
                         help="run folder: checkpoint, pool, curve.csv (resumed if present)")
     for f in dataclasses.fields(Config):
-        if f.name == "extra":
-            continue
         default = f.default
         kind = type(default)
         flag = "--" + f.name.replace("_", "-")
@@ -414,11 +410,13 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
     args = parser.parse_args(argv)
     out = Path(args.out)
     saved = out / "config.json"
-    base = Config(**{**json.loads(saved.read_text()), "extra": {}}) if saved.exists() else Config()
+    known = {f.name for f in dataclasses.fields(Config)}
+    kept = {k: v for k, v in json.loads(saved.read_text()).items() if k in known} if saved.exists() else {}
+    base = Config(**kept)  # a run's own recipe (keys an older script wrote and this one lacks are left out)
     if isinstance(base.levels, list):
         base.levels = tuple(base.levels)
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Config)
-             if f.name != "extra" and getattr(args, f.name) is not None}  # fmt: skip
+             if getattr(args, f.name) is not None}  # fmt: skip
     if saved.exists():  # a resumed run keeps its recipe; only the budget and the stop may change
         changed = {k for k, v in given.items() if v != getattr(base, k)} - RESUME_MAY_CHANGE
         if changed:
