@@ -26,7 +26,6 @@ import numpy as np
 import ray
 import torch
 from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
@@ -39,6 +38,7 @@ from boardgame_envs.selfplay.elo import CallablePolicy
 parser = argparse.ArgumentParser()
 parser.add_argument("--iterations", type=int, default=60, help="PPO iterations (each --batch learner moves)")
 parser.add_argument("--batch", type=int, default=4000, help="learner moves per iteration")
+parser.add_argument("--cpu-minutes", type=float, default=None, help="stop training at this much process CPU time")
 parser.add_argument("--snapshot-every", type=int, default=10, help="iterations between snapshots joining the pool")
 parser.add_argument("--games", type=int, default=100, help="games against greedy at the end")
 parser.add_argument("--seed", type=int, default=0)
@@ -50,7 +50,7 @@ OBSERVATION_SPACE = gymnasium.spaces.Dict({
     "observations": gymnasium.spaces.Box(0.0, 1.0, (CELLS,), np.float32),
     "action_mask": gymnasium.spaces.Box(0.0, 1.0, (COLS,), np.float32),
 })  # fmt: skip
-MODEL = DefaultModelConfig(fcnet_hiddens=[256, 256], vf_share_layers=False)
+MODEL = {"fcnet_hiddens": [256, 256], "vf_share_layers": False}  # DefaultModelConfig's fields
 
 
 def rllib_module_moves(module):
@@ -67,7 +67,8 @@ def rllib_module_moves(module):
 
 
 def load_snapshot(path: str):
-    module = ActionMaskingTorchRLModule(observation_space=OBSERVATION_SPACE,
+    # The env runner's module, which algo.get_module() gives, is the inference-only one: no value function.
+    module = ActionMaskingTorchRLModule(observation_space=OBSERVATION_SPACE, inference_only=True,
                                         action_space=gymnasium.spaces.Discrete(COLS), model_config=MODEL)
     module.load_state_dict(torch.load(path))
     return rllib_module_moves(module.eval())
@@ -116,9 +117,12 @@ for iteration in range(1, args.iterations + 1):
         path = snapshots / f"snapshot-{iteration}.pt"
         torch.save(algo.get_module().state_dict(), path)
         POOL.add_snapshot(path)
-    if iteration % 5 == 0 or iteration == args.iterations:
+    out_of_time = args.cpu_minutes is not None and time.process_time() - start_cpu > 60 * args.cpu_minutes
+    if iteration % 5 == 0 or iteration == args.iterations or out_of_time:
         scores = ", ".join(f"{name} {w}-{d}-{l}" for name, (w, d, l) in POOL.results().items())
         print(f"iteration {iteration}, cpu {time.process_time() - start_cpu:.0f} s: {scores}", flush=True)
+    if out_of_time:
+        break
 
 learner = CallablePolicy(rllib_module_moves(algo.get_module().eval()), layout="hwc", name="rllib-ppo")
 result = match(lambda: connect_four_v0.env(), learner, "greedy", games=args.games, seed=args.seed + 1, progress=False)

@@ -40,6 +40,7 @@ from boardgame_envs.selfplay.elo import CallablePolicy
 parser = argparse.ArgumentParser()
 parser.add_argument("--frames", type=int, default=250_000, help="learner moves to train on")
 parser.add_argument("--frames-per-batch", type=int, default=4096)
+parser.add_argument("--cpu-minutes", type=float, default=None, help="stop training at this much process CPU time")
 parser.add_argument("--snapshot-every", type=int, default=10, help="batches between snapshots joining the pool")
 parser.add_argument("--games", type=int, default=100, help="games against greedy at the end")
 parser.add_argument("--seed", type=int, default=0)
@@ -138,10 +139,14 @@ for batch_number, batch in enumerate(collector, 1):
         path = snapshots / f"snapshot-{batch_number}.pt"
         torch.save(policy_net.state_dict(), path)
         pool.add_snapshot(path)
-    if batch_number % 5 == 0 or collector._frames >= args.frames:
+    frames = batch_number * args.frames_per_batch
+    out_of_time = args.cpu_minutes is not None and time.process_time() - start_cpu > 60 * args.cpu_minutes
+    if batch_number % 5 == 0 or frames >= args.frames or out_of_time:
         scores = ", ".join(f"{name} {w}-{d}-{l}" for name, (w, d, l) in pool.results().items())
-        print(f"frames {batch_number * args.frames_per_batch}, cpu {time.process_time() - start_cpu:.0f} s: {scores}",
+        print(f"frames {frames}, cpu {time.process_time() - start_cpu:.0f} s: {scores}",
               flush=True)  # fmt: skip
+    if out_of_time:
+        break
 collector.shutdown()
 
 learner = CallablePolicy(greedy_moves(policy_net.eval()), layout="hwc", name="torchrl-ppo")
