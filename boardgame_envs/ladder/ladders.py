@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from boardgame_envs.ladder.errors import LadderError
+from boardgame_envs.ladder.table import read_table
+
 DATA = Path(__file__).parent / "data"
-
-
-class LadderError(ValueError):
-    """An unknown ladder, game or level."""
 
 
 @dataclass(frozen=True)
@@ -201,8 +200,7 @@ def _ladder_list() -> str:
 
 def load_table(ladder: Ladder) -> dict[str, Any]:
     """The published table of ``ladder`` (package data); raises if it has not been built."""
-    from boardgame_envs.ladder.table import read_table  # refuses a corrupt table; it imports LadderError from here
-
+    # read_table refuses a corrupt table with a TableError naming the file.
     try:
         table = read_table(ladder.table_path)
     except FileNotFoundError:

@@ -20,7 +20,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from boardgame_envs.ladder.ladders import LadderError
+from boardgame_envs.ladder.errors import LadderError
 
 _TOP_FIELDS = {"levels": list, "adjacent": list, "games": int, "command": str, "machine": str, "updated": str}
 _LEVEL_NUMBERS = ("elo", "low", "high")

@@ -49,6 +49,16 @@ def search_kernels() -> ModuleType:
     return _kernels
 
 
+def static_value(base: Any) -> float:
+    """The static count of open k-windows (the search's leaf evaluation) for the colour to move, in (-1, 1).
+
+    The value greedy weighs an opening's decisions by (:func:`opening_phase.decide`): a position's
+    look without a search.
+    """
+    score = search_kernels().evaluate(base.board.copy(), base.game.rules_array(), base.to_move)
+    return float(np.tanh(score / opening_phase.STATIC_SCALE))
+
+
 def __getattr__(name: str) -> Any:
     # The score constants (WIN, INF, ...) live with the kernels; reading one here loads them.
     if name in ("WIN", "INF", "MATE", "SMALL_BOARD"):

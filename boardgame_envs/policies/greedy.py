@@ -10,7 +10,8 @@ both extends its own lines and cuts the opponent's). With probability
 continuous knob from random (``epsilon=1``) to the plain one-ply player
 (``epsilon=0``). Under renju black never picks a forbidden point. Under a
 tournament opening rule it takes the opening's decisions by the static count of
-open k-windows (:mod:`~boardgame_envs.policies.opening_phase`).
+open k-windows (alpha-beta's leaf evaluation, :func:`~boardgame_envs.policies.alphabeta.static_value`;
+the reasoning in :mod:`~boardgame_envs.policies.opening_phase`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.protocol import kernels_of
 from boardgame_envs.policies import generic, opening_phase
+from boardgame_envs.policies.alphabeta import static_value
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, rules_of, wins
 
@@ -74,7 +76,7 @@ class GreedyPolicy:
             legal = state.legal_actions()
             return int(legal[self.rng.integers(len(legal))])
         if opening_phase.pending(state):
-            return opening_phase.decide(state, opening_phase.static_value, self.rng, self._opening_cache, self._move)
+            return opening_phase.decide(state, static_value, self.rng, self._opening_cache, self._move)
         return self._move(opening_phase.playing_state(state))
 
     def _move(self, state: Any) -> int:

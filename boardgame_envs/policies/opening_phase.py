@@ -203,15 +203,6 @@ def scores(state: OpeningState, value: Value, cache: dict | None = None,
     return out
 
 
-def static_value(base: GameState) -> float:
-    """The static count of open k-windows (alpha-beta's leaf evaluation) for the colour to move, in (-1, 1)."""
-    # Imported here: alphabeta imports this module.
-    from boardgame_envs.policies.alphabeta import search_kernels
-
-    score = search_kernels().evaluate(base.board.copy(), base.game.rules_array(), base.to_move)
-    return float(np.tanh(score / STATIC_SCALE))
-
-
 def decide(state: OpeningState, value: Value, rng: np.random.Generator, cache: dict | None = None,
            search: Callable[[GameState], int] | None = None) -> int:  # fmt: skip
     """The opening decision of :func:`scores`, ties broken by ``rng``."""

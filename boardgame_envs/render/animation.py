@@ -17,7 +17,7 @@ from PIL import Image
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import parse_point
-from boardgame_envs.render.board import Board
+from boardgame_envs.render.snapshot import Snapshot
 from boardgame_envs.render.raster import image
 from boardgame_envs.render.scene import options as make_options
 
@@ -65,10 +65,10 @@ def _images(moves: Any, game: Any, options: dict[str, Any]) -> Iterator[Image.Im
     actions = parse_moves(moves, mnk.size)
     drawing = make_options(**options)
     state = mnk.new_state()
-    yield image(Board.from_state(state, []), drawing)
+    yield image(Snapshot.from_state(state, []), drawing)
     for i, action in enumerate(actions):
         state.play(action)
-        yield image(Board.from_state(state, actions[: i + 1]), drawing)
+        yield image(Snapshot.from_state(state, actions[: i + 1]), drawing)
 
 
 def animate(

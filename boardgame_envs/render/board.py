@@ -1,205 +1,31 @@
-"""A position to draw: :class:`Board`, a frozen snapshot of a game and the moves that led to it.
+"""The public board picture: :class:`Board`, a :class:`~boardgame_envs.render.snapshot.Snapshot` that draws itself.
 
-Every drawing (pixels, SVG, animation frames, the window) starts from a
-:class:`Board`, so they show the same thing. A board is taken from an env, a
-:class:`~boardgame_envs.games.mnk.GameState` or a list of moves; it shows
-itself in Jupyter (``_repr_svg_``). A position of a game under an opening rule
-(an :class:`~boardgame_envs.games.opening_game.OpeningState`) is drawn as its
-stones, with the fifth moves on offer (``offers``) and the phase of the
-opening in the status line (``phase``).
+``Board.of(env)`` takes the position; ``board.svg()``, ``board.rgb()`` and
+``board.save("x.png")`` draw it, and Jupyter shows it through ``_repr_svg_``. The
+drawing modules read a plain snapshot, so this class, which calls them, sits above them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
-from boardgame_envs.games.mnk import GameState, MNKGame
-from boardgame_envs.games.notation import point_name
-from boardgame_envs.games.opening_game import OpeningState, zone_words
-from boardgame_envs.games.opening_rules import CHOICE, CHOOSE, COLOUR, DECLARE, OFFER, STONE, SWAP, SWAP2
+from boardgame_envs.render.raster import rgb
+from boardgame_envs.render.snapshot import Snapshot, phase_text
+from boardgame_envs.render.svg import svg
 
 
-@dataclass(frozen=True, eq=False)
-class Board:
-    """What is on the board: stones, whose move, the result, black's forbidden points.
-
-    ``moves`` are the actions from the empty board, black first, when they are
-    known (they number the stones); ``None`` otherwise. Under an opening rule,
-    ``offers`` are the fifth moves on offer and ``phase`` the opening's step in
-    words (``"soosorv8 · second player (black) offers fifth move 2 of 2"``), ""
-    once normal play has begun.
-    """
-
-    game: MNKGame
-    stones: np.ndarray  # (n*n,) int8: EMPTY, BLACK, WHITE
-    to_move: int
-    last_move: int  # -1 before the first move
-    winner: int  # BLACK, WHITE, or EMPTY (playing, or a draw)
-    terminal: bool
-    forbidden: np.ndarray  # (n*n,) bool: empty points black may not play (renju)
-    moves: tuple[int, ...] | None = None
-    offers: tuple[int, ...] = ()
-    phase: str = ""
-
-    @classmethod
-    def of(cls, source: Any, moves: Iterable[int] | None = None) -> Board:
-        """The board of an env (wrapped or raw), a ``GameState``, an ``OpeningState`` or a ``Board``.
-
-        ``moves`` (actions, black first) number the stones; an env supplies
-        its own. Moves that do not add up to the position are ignored.
-        """
-        if isinstance(source, Board):
-            return source if moves is None else cls.from_state(source.to_state(), moves)
-        state = getattr(getattr(source, "unwrapped", None), "game_state", None)
-        if isinstance(state, (GameState, OpeningState)):
-            if moves is None:
-                stones = getattr(source.unwrapped, "stones", None)  # an opening rule's env: stones, not actions
-                moves = stones() if callable(stones) else getattr(source.unwrapped, "moves", None)
-            return cls.from_state(state, moves)
-        if isinstance(source, (GameState, OpeningState)):
-            return cls.from_state(source, moves)
-        raise TypeError(
-            f"cannot draw a {type(source).__name__}: expected a boardgame_envs env, a GameState, an OpeningState "
-            f"or a Board"
-        )
-
-    @classmethod
-    def from_state(cls, state: GameState | OpeningState, moves: Iterable[int] | None = None) -> Board:
-        if isinstance(state, OpeningState):
-            board = cls.from_state(state.base, moves)
-            if not state.in_opening:
-                return board
-            return replace(board, offers=tuple(int(a) for a in state.offers), phase=phase_text(state))
-        known = None
-        if moves is not None:
-            known = tuple(int(a) for a in moves)
-            # Numbers are only drawn when they describe these stones.
-            if len(known) != state.num_moves or (known and known[-1] != state.last_move):
-                known = None
-        forbidden = state.forbidden() if state.game.is_renju else np.zeros(state.game.num_actions, bool)
-        return cls(
-            game=state.game,
-            stones=state.board.copy(),
-            to_move=int(state.to_move),
-            last_move=int(state.last_move),
-            winner=int(state.winner),
-            terminal=bool(state.terminal),
-            forbidden=forbidden.copy(),
-            moves=known,
-        )
-
-    @classmethod
-    def from_moves(cls, game: MNKGame, moves: Iterable[int]) -> Board:
-        """The position after ``moves`` (actions, black first) on an empty board.
-
-        Raises :class:`~boardgame_envs.games.mnk.IllegalMoveError` naming the
-        first move the rules refuse.
-        """
-        state = game.new_state()
-        played = []
-        for action in moves:
-            state.play(action)
-            played.append(int(action))
-        return cls.from_state(state, played)
-
-    def to_state(self) -> GameState:
-        """A :class:`GameState` of this position, for the rules and the text rendering."""
-        state = GameState(self.game)
-        state.board[:] = self.stones
-        state.to_move, state.num_moves, state.last_move = self.to_move, self.num_moves, self.last_move
-        state.winner, state.terminal = self.winner, self.terminal
-        return state
-
-    # ------------------------------------------------------------- what it shows
-    @property
-    def size(self) -> int:
-        return int(self.game.size)
-
-    @property
-    def num_moves(self) -> int:
-        return int(np.count_nonzero(self.stones))
-
-    @property
-    def is_tictactoe(self) -> bool:
-        """Drawn as marks in cells (X and O), not as stones on points."""
-        return (self.game.size, self.game.win_length) == (3, 3)
-
-    def winning_line(self) -> tuple[int, ...]:
-        """The actions of the winning run through the last move, in order; ``()`` if nobody won."""
-        if self.winner == EMPTY or self.last_move < 0:
-            return ()
-        n, k = self.size, int(self.game.win_length)
-        exact = self.game.exact(self.winner)
-        r0, c0 = divmod(self.last_move, n)
-        for dr, dc in DIRECTIONS.tolist():
-            run = [self.last_move]
-            for sign in (1, -1):
-                r, c = r0 + sign * dr, c0 + sign * dc
-                while 0 <= r < n and 0 <= c < n and self.stones[r * n + c] == self.winner:
-                    run.append(r * n + c)
-                    r, c = r + sign * dr, c + sign * dc
-            if len(run) == k or (len(run) > k and not exact):
-                return tuple(sorted(run))
-        return ()
-
-    def shown_forbidden(self) -> np.ndarray:
-        """The forbidden points worth marking: while the game goes on."""
-        if self.terminal:
-            return np.zeros_like(self.forbidden)
-        return self.forbidden
-
-    def player_name(self, color: int) -> str:
-        if self.is_tictactoe:
-            return "X" if color == BLACK else "O"
-        return "Black" if color == BLACK else "White"
-
-    def status(self) -> str:
-        """One line: whose move it is, or the result; under an opening rule, the step of the opening."""
-        if self.phase and not self.terminal:
-            return self.phase
-        if self.terminal:
-            if self.winner == EMPTY:
-                text = "Draw"
-            else:
-                text = f"{self.player_name(self.winner)} wins"
-            return text if self.is_tictactoe else f"{text} · {self.num_moves} moves"
-        text = f"{self.player_name(self.to_move)} to move"
-        if self.is_tictactoe:
-            return text
-        text = f"Move {self.num_moves + 1} · {text}"
-        if self.game.is_renju and self.to_move == BLACK and self.forbidden.any():
-            points = [point_name(int(a), self.size) for a in self.forbidden.nonzero()[0]]
-            text += f" · forbidden: {' '.join(points)}" if len(points) <= 3 else f" · {len(points)} forbidden points"
-        return text
-
-    def title(self) -> str:
-        """The game's name, for a status line or a window."""
-        if self.is_tictactoe:
-            return "Tic-tac-toe"
-        n, k = self.size, self.game.win_length
-        name = {"renju": "Renju", "standard": "Gomoku (exactly five)"}.get(self.game.rule, "Gomoku")
-        if self.game.rule == "standard" and k != 5:
-            name = f"Gomoku (exactly {k})"
-        elif self.game.rule == "freestyle" and k != 5:
-            name = f"{k} in a row"
-        return f"{name} {n}x{n}"
+class Board(Snapshot):
+    """What is on the board (see :class:`~boardgame_envs.render.snapshot.Snapshot`), and its pictures."""
 
     # ----------------------------------------------------------------- pictures
     def svg(self, **options: Any) -> str:
         """The board as an SVG document; options as in :func:`boardgame_envs.render.svg`."""
-        from boardgame_envs.render.svg import svg
-
         return svg(self, **options)
 
     def rgb(self, **options: Any) -> np.ndarray:
         """The board as a ``uint8`` image ``(H, W, 3)``; options as in :func:`boardgame_envs.render.rgb`."""
-        from boardgame_envs.render.raster import rgb
-
         return rgb(self, **options)
 
     def save(self, path: str, **options: Any) -> None:
@@ -217,31 +43,6 @@ class Board:
 
     def __repr__(self) -> str:
         return f"<Board {self.title()}, {self.num_moves} moves: {self.status()}>"
-
-
-def phase_text(state: OpeningState) -> str:
-    """The step of an opening in a few words, for a status line: ``"soosorv8 · first player lays white's stone 2
-    within 3x3"``, ``"swap2 · second player: black, white or more"``."""
-    game = state.game
-    step = game.opening.steps[state.step]
-    who = game.player_name(state.to_move)
-    holds = f"{who} ({game.color_name(state.color_of(state.to_move))})"
-    if step.kind == STONE:
-        where = zone_words(step.zone).replace("the central ", "")
-        text = f"{who} lays {game.color_name(state.base.to_move)}'s stone {state.base.num_moves + 1} {where}"
-    elif step.kind == OFFER:
-        text = f"{holds} offers fifth move {len(state.offers) + 1} of {state.due}"
-    elif step.kind == CHOOSE:
-        text = f"{holds} chooses one of {len(state.offers)} fifth moves"
-    else:
-        text = {
-            SWAP: f"{holds}: swap or keep",
-            DECLARE: f"{holds} declares 1..{game.opening.offers} fifth moves",
-            CHOICE: f"{holds}: swap, keep or offers={game.opening.offers}",
-            SWAP2: f"{who}: black, white or more",
-            COLOUR: f"{who} chooses black or white",
-        }[step.kind]  # fmt: skip
-    return f"{game.opening.name} · {text}"
 
 
 __all__ = ["Board", "phase_text"]

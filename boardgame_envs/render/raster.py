@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from boardgame_envs.render.board import Board
+from boardgame_envs.render.snapshot import Snapshot
 from boardgame_envs.render.scene import Circle, Line, Options, Rect, Shape, Text, layout
 from boardgame_envs.render.scene import options as make_options
 
@@ -74,7 +74,7 @@ def _background(width: int, height: int, shapes: tuple[Shape, ...]) -> Image.Ima
     return img
 
 
-def image(board: Board, options: Options) -> Image.Image:
+def image(board: Snapshot, options: Options) -> Image.Image:
     """The board as a Pillow ``RGB`` image."""
     geo, back, front = layout(board, options)
     img = _background(geo.width, geo.height, tuple(back)).copy()
@@ -83,10 +83,10 @@ def image(board: Board, options: Options) -> Image.Image:
 
 
 def rgb(source: Any, *, moves: Any = None, **options: Any) -> np.ndarray:
-    """The board of an env, a ``GameState`` or a :class:`Board` as a ``uint8`` array ``(H, W, 3)``.
+    """The board of an env, a ``GameState`` or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as a ``uint8`` array ``(H, W, 3)``.
 
     Keywords are the fields of :class:`~boardgame_envs.render.scene.Options`
     (``cell``, ``coordinates``, ``move_numbers``, ``status``, ``ghost``,
     ``hint``, ``note``); ``moves`` numbers the stones of a ``GameState``.
     """
-    return np.asarray(image(Board.of(source, moves), make_options(**options)))
+    return np.asarray(image(Snapshot.of(source, moves), make_options(**options)))

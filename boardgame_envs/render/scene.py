@@ -1,6 +1,6 @@
 """A board picture as a list of shapes: the one layout that pixels, SVG and the window all draw.
 
-:func:`layout` turns a :class:`~boardgame_envs.render.board.Board` and the
+:func:`layout` turns a :class:`~boardgame_envs.render.snapshot.Snapshot` and the
 drawing options into rectangles, lines, circles and text in pixel
 coordinates; :mod:`~boardgame_envs.render.raster` and
 :mod:`~boardgame_envs.render.svg` each draw those few shapes, so the two
@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.notation import COLUMNS
-from boardgame_envs.render.board import Board
+from boardgame_envs.render.snapshot import Snapshot
 
 RGB = tuple[int, int, int]
 
@@ -161,7 +161,7 @@ def star_points(n: int) -> tuple[int, ...]:
     return tuple(sorted(r * n + c for r, c in points))
 
 
-def geometry(board: Board, options: Options) -> Geometry:
+def geometry(board: Snapshot, options: Options) -> Geometry:
     n = board.size
     if board.is_tictactoe:
         cell = options.cell or DEFAULT_CELL["tictactoe"]
@@ -176,7 +176,7 @@ def geometry(board: Board, options: Options) -> Geometry:
     return Geometry(n, cell, margin, margin, side, side + band, band)
 
 
-def layout(board: Board, options: Options) -> tuple[Geometry, list[Shape], list[Shape]]:
+def layout(board: Snapshot, options: Options) -> tuple[Geometry, list[Shape], list[Shape]]:
     """The shapes of ``board`` drawn with ``options``, back to front, in two parts.
 
     The first part (board, grid, star points, coordinates, status band) is
@@ -206,13 +206,13 @@ def layout(board: Board, options: Options) -> tuple[Geometry, list[Shape], list[
     return geo, back, front
 
 
-def _numbers(board: Board, options: Options) -> dict[int, int]:
+def _numbers(board: Snapshot, options: Options) -> dict[int, int]:
     if not options.move_numbers or board.moves is None:
         return {}
     return {action: i + 1 for i, action in enumerate(board.moves)}
 
 
-def _gomoku(board: Board, options: Options, geo: Geometry, back: list[Shape], out: list[Shape]) -> None:
+def _gomoku(board: Snapshot, options: Options, geo: Geometry, back: list[Shape], out: list[Shape]) -> None:
     n, p = geo.n, geo.pitch
     lo_x, lo_y = geo.x0, geo.y0
     hi_x, hi_y = lo_x + (n - 1) * p, lo_y + (n - 1) * p
@@ -272,7 +272,7 @@ def _gomoku(board: Board, options: Options, geo: Geometry, back: list[Shape], ou
         out.append(Circle(x, y, radius, STONE_BLACK if board.to_move == BLACK else STONE_WHITE, None, 0, 0.5))
 
 
-def _tictactoe(board: Board, options: Options, geo: Geometry, back: list[Shape], out: list[Shape]) -> None:
+def _tictactoe(board: Snapshot, options: Options, geo: Geometry, back: list[Shape], out: list[Shape]) -> None:
     p = geo.pitch
     left, top = geo.x0 - p / 2, geo.y0 - p / 2
     back.append(Rect(0, 0, geo.width, geo.height - geo.band, PAPER))
@@ -310,7 +310,7 @@ def _mark(geo: Geometry, action: int, color: int, out: list[Shape], alpha: float
         out.append(Circle(x, y, p * 0.29, None, MARK_O, w, alpha))
 
 
-def _win_line(board: Board, geo: Geometry, out: list[Shape], width: float, color: RGB, alpha: float) -> None:
+def _win_line(board: Snapshot, geo: Geometry, out: list[Shape], width: float, color: RGB, alpha: float) -> None:
     run = board.winning_line()
     if not run:
         return

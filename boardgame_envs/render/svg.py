@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
-from boardgame_envs.render.board import Board
+from boardgame_envs.render.snapshot import Snapshot
 from boardgame_envs.render.scene import Circle, Line, Rect, Text, layout
 from boardgame_envs.render.scene import options as make_options
 
@@ -52,13 +52,13 @@ def _element(shape: Rect | Line | Circle | Text) -> str:
 
 
 def svg(source: Any, *, moves: Any = None, **options: Any) -> SVG:
-    """The board of an env, a ``GameState`` or a :class:`Board` as an SVG document.
+    """The board of an env, a ``GameState`` or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as an SVG document.
 
     The same content and size as :func:`~boardgame_envs.render.rgb` with the
     same keywords (``cell``, ``coordinates``, ``move_numbers``, ``status``,
     ``ghost``, ``hint``, ``note``).
     """
-    board = Board.of(source, moves)
+    board = Snapshot.of(source, moves)
     geo, back, front = layout(board, make_options(**options))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{geo.width}" height="{geo.height}" '
             f'viewBox="0 0 {geo.width} {geo.height}" font-family="{FONT}">')  # fmt: skip
