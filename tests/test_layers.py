@@ -31,7 +31,10 @@ LAYERS = {
     "cliargs": 8, "cli": 9, "__main__": 10,
 }  # fmt: skip
 # Deprecated aliases at old paths: they re-export a moved module, wherever it now lives.
-ALIASES = {"vector/sb3.py", "play.py", "gui.py", "replay.py", "records.py", "sprt.py", "arena_backends.py", "pbrain.py"}
+ALIASES = {
+    "vector/sb3.py", "play.py", "gui.py", "replay.py", "records.py", "sprt.py", "arena_backends.py", "pbrain.py",
+    "policies/engine_process.py", "policies/gomocup.py", "policies/gomocup_protocol.py",
+}  # fmt: skip
 
 
 def group_of(path: Path) -> str:
@@ -42,6 +45,29 @@ def group_of(path: Path) -> str:
     return rel.parts[0] if len(rel.parts) > 1 else rel.stem
 
 
+def imported_by_call(node: ast.AST) -> str | None:
+    """The module an ``importlib.import_module(...)`` / ``__import__(...)`` call names in its source, else None.
+
+    A literal string counts in full; an f-string counts as far as its literal start
+    (``f"boardgame_envs.ladder.{name}"`` names the ladder). A name held in data (the
+    registry's ``"module:attr"`` strings, the catalog's env modules, ``f"boardgame_envs.{module}"``)
+    is the sanctioned way a lower layer names an upper one, and is not seen.
+    """
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    func = node.func
+    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    if called not in ("import_module", "__import__"):
+        return None
+    first = node.args[0]
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return first.value
+    if isinstance(first, ast.JoinedStr) and first.values and isinstance(first.values[0], ast.Constant):
+        known = str(first.values[0].value).rpartition(".")[0]
+        return known if known.count(".") >= 1 else None  # "boardgame_envs.{x}" names no group: data, like a string
+    return None
+
+
 def imported_groups(path: Path) -> set[str]:
     groups = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -49,6 +75,8 @@ def imported_groups(path: Path) -> set[str]:
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names = [node.module] + ([f"{node.module}.{a.name}" for a in node.names] if node.module == "boardgame_envs" else [])
+        elif imported_by_call(node):
+            names = [imported_by_call(node)]
         else:
             continue
         for name in names:
@@ -87,3 +115,17 @@ def test_the_check_sees_an_upward_import(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("def f():\n    from boardgame_envs.envs.factory import make_env\n")
     assert imported_groups(probe) == {"envs"}
+
+
+def test_the_check_sees_an_import_by_name(tmp_path):
+    """An import spelled as a call with the module's name written out is an arrow too."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import importlib\nfrom importlib import import_module\n"
+        "def f(kind):\n"
+        "    importlib.import_module('boardgame_envs.gomocup.engine')\n"
+        "    import_module(f'boardgame_envs.arena.{kind}')\n"
+        "    __import__('boardgame_envs.ladder')\n"
+        "    importlib.import_module(kind)\n"  # a name held in data: not seen, by design
+    )
+    assert imported_groups(probe) == {"gomocup", "arena", "ladder"}

@@ -15,7 +15,7 @@ from boardgame_envs.policies.greedy import GreedyPolicy
 from boardgame_envs.policies.mcts import MCTSPolicy
 from boardgame_envs.policies.perfect import PerfectPolicy
 from boardgame_envs.policies.random import RandomPolicy
-from boardgame_envs.policies.registry import PolicySpecError, make_policy, register
+from boardgame_envs.policies.registry import PolicySpecError, load_reference, make_policy, register
 from boardgame_envs.policies.uct import UCTPolicy
 
 __all__ = [
@@ -24,10 +24,11 @@ __all__ = [
 ]  # fmt: skip
 
 
-def __getattr__(name: str) -> object:
-    # GomocupEngine lives above this layer (boardgame_envs.gomocup); named by string, loaded on first use.
-    if name == "GomocupEngine":
-        import importlib
+# Names that live above this layer, by "module:attribute" string: loaded on first use, never imported from here.
+_ABOVE = {"GomocupEngine": "boardgame_envs.gomocup.engine:GomocupEngine"}
 
-        return importlib.import_module("boardgame_envs.gomocup.engine").GomocupEngine
+
+def __getattr__(name: str) -> object:
+    if name in _ABOVE:
+        return load_reference(_ABOVE[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
