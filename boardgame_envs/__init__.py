@@ -10,6 +10,10 @@ where the installed PettingZoo has a registry, the AEC ids
 
 from __future__ import annotations
 
+from boardgame_envs import _compat
+
+_compat.install()  # first: old module paths (even one a module below still imports) resolve through the table
+
 from boardgame_envs import connect_four_v0, gomoku_v0, tictactoe_v0
 from boardgame_envs.games.mnk import IllegalMoveError, MNKGame
 from boardgame_envs.registration import register_envs

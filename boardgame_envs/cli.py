@@ -49,8 +49,8 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def arena(args: argparse.Namespace) -> int:
-    from boardgame_envs import openings
     from boardgame_envs.arena import PolicyError, check_games_and_jobs, match, round_robin, round_robin_table
+    from boardgame_envs.games import opening_positions as openings
 
     check_games_and_jobs(args.games, args.jobs, args.backend)
     env_fn = game_env_fn(args)

@@ -5,7 +5,8 @@ tucked inside a function), and it hides which of two modules is the lower one.
 Every import statement counts, at module level or inside a function: both are
 arrows. ``from P import name`` is an arrow to the submodule ``P.name`` when
 there is one, else to ``P`` itself (its ``__init__``); a module's own parent
-packages, which Python imports before it anyway, are not arrows.
+packages, which Python imports before it anyway, are not arrows. An import of
+an old module path (boardgame_envs/_compat.py) is an arrow to where it moved.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import ast
 from pathlib import Path
 
 import boardgame_envs
+from boardgame_envs._compat import current_path
 
 ROOT = Path(boardgame_envs.__file__).parent
 
@@ -34,9 +36,11 @@ def arrows(source: str, modules: dict[str, Path]) -> set[str]:
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names += [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module for a in node.names]
+            for a in node.names:
+                full = current_path(f"{node.module}.{a.name}")
+                names.append(full if full in modules else node.module)
     out = set()
-    for name in names:
+    for name in map(current_path, names):
         while name and name not in modules:
             name = name.rpartition(".")[0]
         if name:
@@ -101,3 +105,9 @@ def test_the_check_sees_a_circle(tmp_path):
     # Importing a sibling through the package is an arrow to the sibling, not to the package's __init__.
     assert arrows("from pkg import b\n", modules) == {"pkg.b"}
     assert arrows("from pkg import A\n", modules) == {"pkg"}
+
+
+def test_an_old_path_is_followed_to_its_new_module():
+    modules = module_names()
+    assert arrows("from boardgame_envs import openings\n", modules) == {"boardgame_envs.games.opening_positions"}
+    assert arrows("from boardgame_envs.records import save\n", modules) == {"boardgame_envs.arena.records"}

@@ -41,12 +41,12 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs import openings as opening_sets
 from boardgame_envs.arena.backends import check_backend, run_tasks
 from boardgame_envs.arena.elo import fit
 from boardgame_envs.arena.records import GameRecord, games_dir, save
 from boardgame_envs.arena.referee import GameTask, play_task
 from boardgame_envs.arena.sprt import SPRT
+from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.policies.registry import spec_name
@@ -249,8 +249,8 @@ def match(
 ) -> MatchResult:  # fmt: skip
     """Play ``games`` games of A against B and count them; parallel over ``jobs`` processes (or Ray workers).
 
-    ``openings``: a built-in set name (:data:`boardgame_envs.openings.NAMES`), a
-    file, or a list (see :func:`boardgame_envs.openings.resolve`); ``None``
+    ``openings``: a built-in set name (:data:`boardgame_envs.games.opening_positions.NAMES`), a
+    file, or a list (see :func:`boardgame_envs.games.opening_positions.resolve`); ``None``
     plays from the empty board with A's seat alternating. ``pairs`` (default:
     whenever openings are given) plays each opening twice, colours swapped,
     cycling through the set; ``games`` must then be even. Under an opening rule

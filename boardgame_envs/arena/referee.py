@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs import openings as opening_sets
 from boardgame_envs.arena.backends import ArenaError
 from boardgame_envs.arena.records import GameRecord
+from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.games.opening_game import OpeningRuleGame
@@ -79,7 +79,7 @@ def play_record(
     """One game through the AEC API from ``opening`` (or the empty board), as a :class:`GameRecord`.
 
     ``opening``: anything ``reset(options={"opening": ...})`` accepts (moves, a
-    list of actions, an :class:`~boardgame_envs.openings.Opening`, a built-in name).
+    list of actions, an :class:`~boardgame_envs.games.opening_positions.Opening`, a built-in name).
     Under an opening rule ``black`` and ``white`` are the first and the second
     player (the rule decides their colours) and ``opening`` is a list of the
     game's actions, if given.

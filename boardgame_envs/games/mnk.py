@@ -179,7 +179,7 @@ class MNKGame:
         return parse_point(text, self.size)
 
     def symmetries(self) -> Sequence[np.ndarray]:
-        """The 8 symmetries of the square as action permutations (those of :mod:`boardgame_envs.symmetry`)."""
+        """The 8 symmetries of the square as action permutations (those of :mod:`boardgame_envs.games.symmetry`)."""
         n = self.size
         cells = np.arange(n * n).reshape(n, n)
         perms = []

@@ -30,7 +30,7 @@ from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.protocol import cell_symmetries, kernels_of
 from boardgame_envs.policies.puct_protocol import ProtocolForest, make_forest
-from boardgame_envs.symmetry import random_permutations
+from boardgame_envs.games.symmetry import random_permutations
 
 SWAP2_7 = functools.partial(gomoku_v0.env, board_size=7, win_length=4, rule="freestyle", opening_rule="swap2")
 PLAIN_7 = functools.partial(gomoku_v0.env, board_size=7, win_length=4, rule="freestyle")

@@ -13,7 +13,7 @@ import pytest
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.arena import records
 from boardgame_envs.arena import PolicyError, match
-from boardgame_envs.openings import Opening
+from boardgame_envs.games.opening_positions import Opening
 from boardgame_envs.arena.sprt import SPRT
 from faulty_policies import InterruptAtGame, crasher, occupier
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ascii_boards import parse_marked
 from boardgame_envs.games.renju import forbidden_kind, forbidden_mask
-from boardgame_envs.symmetry import NUM_SYMMETRIES, transform, transform_action
+from boardgame_envs.games.symmetry import NUM_SYMMETRIES, transform, transform_action
 
 KIND_OF_MARK = {"6": "overline", "4": "double-four", "3": "double-three", "+": None}
 

@@ -10,7 +10,7 @@ from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.opening_rules import RULE_NAMES, opening_rule
 from boardgame_envs.games.protocol import IllegalMoveError
-from boardgame_envs.openings import load
+from boardgame_envs.games.opening_positions import load
 
 RENJU15 = MNKGame(15, 5, "renju")
 

@@ -7,7 +7,7 @@ import pytest
 
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.games.mnk import GameState
-from boardgame_envs.symmetry import (
+from boardgame_envs.games.symmetry import (
     NUM_SYMMETRIES,
     inverse,
     random_symmetries,
@@ -115,7 +115,7 @@ def test_random_permutations_move_planes_and_actions_together_on_connect_four():
     """Connect four's mirror: a piece in column a lands in column g, and so do that column's mask and policy."""
     from boardgame_envs.games.connect_four import ConnectFourGame
     from boardgame_envs.games.protocol import cell_symmetries
-    from boardgame_envs.symmetry import random_permutations
+    from boardgame_envs.games.symmetry import random_permutations
 
     game = ConnectFourGame()
     state = game.new_state()

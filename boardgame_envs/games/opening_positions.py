@@ -18,8 +18,9 @@ balanced for the built-in search (see ``baselines/balanced_openings.py`` and
 name, a file, a list) into openings; :func:`as_opening` reads one, as the
 ``options={"opening": ...}`` of an env's ``reset``. Bytes are refused with a
 TypeError (``b"e5"`` is not two actions), and a file's board size is at most 19
-(renju notation's columns a..s). This module imports only
-:mod:`boardgame_envs.games`, so the envs can use it.
+(renju notation's columns a..s). These are opening *positions*, where a fair
+game starts; a tournament's opening *rules* (swap, Swap2, Soosõrv) are
+:mod:`~boardgame_envs.games.opening_rules`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
-"""Opening sets: the 26 RIF openings checked against their geometry; the file format; bad names."""
+"""Opening positions (games/opening_positions.py): the 26 RIF openings checked against their geometry; the file format; bad names."""
 
 from __future__ import annotations
 
 import pytest
 
 from baseline_scripts import load_baseline
-from boardgame_envs import gomoku_v0, openings
+from boardgame_envs import gomoku_v0
+from boardgame_envs.games import opening_positions as openings
 from boardgame_envs.games.notation import parse_point
-from boardgame_envs.openings import Opening, OpeningError
+from boardgame_envs.games.opening_positions import Opening, OpeningError
 
 balanced_openings = load_baseline("balanced_openings")
 candidates, canonical = balanced_openings.candidates, balanced_openings.canonical

@@ -1,0 +1,110 @@
+"""Old module paths, kept importable for a while: one table and one import hook, instead of stub files.
+
+:data:`MOVED` maps each old dotted path to where its contents live now and the
+release that drops the old path (CHANGELOG.md says the same). The package's
+``__init__`` installs :class:`MovedModuleFinder` first thing, so
+``import boardgame_envs.play`` or ``from boardgame_envs.records import GameRecord``
+keeps working: the old name becomes a small alias module whose names are the new
+module's own objects (``boardgame_envs.records.GameRecord is
+boardgame_envs.arena.records.GameRecord``), and its first import warns with a
+``DeprecationWarning`` naming the new path, attributed to the line that imported it.
+
+This module imports nothing of the package: the new paths are data, imported by
+name when an old path is first asked for, so the table may name any layer.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import warnings
+from dataclasses import dataclass
+from types import ModuleType
+
+
+@dataclass(frozen=True)
+class Moved:
+    """Where an old module's contents live now, and the version without the old path."""
+
+    new: str  # the module to import instead
+    drops_in: str  # the first release in which the old path no longer imports
+    also: tuple[str, ...] = ()  # further modules whose names the old one re-exported (after ``new``)
+
+
+DROPS_IN = "0.3.0"
+
+MOVED: dict[str, Moved] = {
+    # Moved into packages by concern (0.1.0): the root keeps only the public face.
+    "boardgame_envs.play": Moved("boardgame_envs.ui.terminal", DROPS_IN),
+    "boardgame_envs.gui": Moved("boardgame_envs.ui.gui", DROPS_IN),
+    "boardgame_envs.replay": Moved("boardgame_envs.ui.replay", DROPS_IN),
+    "boardgame_envs.records": Moved("boardgame_envs.arena.records", DROPS_IN),
+    "boardgame_envs.sprt": Moved("boardgame_envs.arena.sprt", DROPS_IN),
+    "boardgame_envs.arena_backends": Moved("boardgame_envs.arena.backends", DROPS_IN),
+    "boardgame_envs.pbrain": Moved("boardgame_envs.gomocup.brain", DROPS_IN, also=("boardgame_envs.gomocup.launcher",)),
+    "boardgame_envs.policies.gomocup": Moved("boardgame_envs.gomocup.engine", DROPS_IN),
+    "boardgame_envs.policies.gomocup_protocol": Moved("boardgame_envs.gomocup.protocol", DROPS_IN),
+    "boardgame_envs.policies.engine_process": Moved("boardgame_envs.gomocup.process", DROPS_IN),
+    "boardgame_envs.vector.sb3": Moved("boardgame_envs.sb3", DROPS_IN),
+    # Lower-layer modules that sat at the root, now with the rules they serve.
+    "boardgame_envs.openings": Moved("boardgame_envs.games.opening_positions", DROPS_IN),
+    "boardgame_envs.symmetry": Moved("boardgame_envs.games.symmetry", DROPS_IN),
+}
+
+
+def current_path(name: str) -> str:
+    """``name`` with an old module path at its start replaced by the new one (``boardgame_envs.records.save`` ->
+    ``boardgame_envs.arena.records.save``); any other name as it is. The layer and cycle tests read imports so."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        old = ".".join(parts[:i])
+        if old in MOVED:
+            return ".".join([MOVED[old].new, *parts[i:]])
+    return name
+
+
+def message(old: str) -> str:
+    """The deprecation warning for ``old``: what to import instead, and when the old path goes."""
+    moved = MOVED[old]
+    return f"{old} is deprecated: import {moved.new} instead (the old path goes in {moved.drops_in})"
+
+
+class AliasLoader(importlib.abc.Loader):
+    """Fills the module of an old path with the names of its new module(s), and warns once, on first import."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        moved = MOVED[module.__name__]
+        # stacklevel 2: warnings skips the import machinery's frames, so this names the importing line.
+        warnings.warn(message(module.__name__), DeprecationWarning, stacklevel=2)
+        sources = [importlib.import_module(name) for name in (*moved.also[::-1], moved.new)]
+        public: list[str] = []
+        for source in sources:  # the new module last, so its names win
+            names = getattr(source, "__all__", None) or [n for n in vars(source) if not n.startswith("_")]
+            module.__dict__.update({name: getattr(source, name) for name in names})
+            public += [name for name in names if name not in public]
+        module.__all__ = public
+        module.__doc__ = f"Deprecated alias of :mod:`{moved.new}` ({message(module.__name__)})."
+        target = sources[-1]
+
+        def __getattr__(name: str) -> object:  # names the new module gains later, or keeps private
+            return getattr(target, name)
+
+        module.__getattr__ = __getattr__  # type: ignore[method-assign]
+
+
+class MovedModuleFinder(importlib.abc.MetaPathFinder):
+    """Answers only for the old paths in :data:`MOVED`; every other import goes on to the usual finders."""
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MOVED:
+            return None
+        return importlib.util.spec_from_loader(fullname, AliasLoader())
+
+
+def install() -> None:
+    """Put the finder first on ``sys.meta_path`` (once), so an old path never reaches a stale file."""
+    if not any(isinstance(finder, MovedModuleFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, MovedModuleFinder())
