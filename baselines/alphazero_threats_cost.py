@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from boardgame_envs import openings
+from boardgame_envs.games import opening_positions as openings
 from boardgame_envs.alphazero import NetworkPolicy
 from boardgame_envs.alphazero.policy import net_evaluator
 from boardgame_envs.games.mnk import MNKGame

@@ -38,7 +38,7 @@ from boardgame_envs import gomoku_v0
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.policies.alphabeta import WIN, AlphaBetaPolicy
-from boardgame_envs.symmetry import NUM_SYMMETRIES, transform_action
+from boardgame_envs.games.symmetry import NUM_SYMMETRIES, transform_action
 from report import command_line, publish  # baselines/report.py, beside this script
 
 DATA = Path(__file__).resolve().parents[1] / "boardgame_envs" / "data" / "openings"

@@ -125,9 +125,8 @@ def test_the_root_check_can_fail():
     assert not {old.split(".")[1] for old in MOVED if old.count(".") == 1} & allowed
 
 
-# Package modules that still import an old path: their owners were editing them when the paths moved.
-# Each goes from this list when its import is updated (the test below fails on a stale entry).
-OWED = {"envs/board_env.py", "alphazero/trainer.py", "alphazero/warmstart.py"}
+# Package modules that still import an old path (none: the package imports only current paths).
+OWED: set[str] = set()
 
 
 def old_paths_imported(path: Path) -> set[str]:

@@ -66,7 +66,7 @@ from boardgame_envs.envs.game_env import GameEnv
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.games.protocol import cell_symmetries, kernels_of
 from boardgame_envs.progress import progress_bar
-from boardgame_envs.symmetry import random_permutations, random_symmetries
+from boardgame_envs.games.symmetry import random_permutations, random_symmetries
 
 
 def network_shape(game: Any, plane_shape: tuple[int, ...]) -> dict[str, int]:

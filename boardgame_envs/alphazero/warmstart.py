@@ -9,7 +9,7 @@ result for the mover, shrunk by self-play's ``value_decay`` rule.
 
 A deterministic search replays the same game from the same position, so each
 game starts from a random opening of the game's default set
-(:func:`boardgame_envs.openings.default_for`: the 26 RIF openings for 15x15
+(:func:`boardgame_envs.games.opening_positions.default_for`: the 26 RIF openings for 15x15
 renju, none on small boards or in games without opening sets), then up to
 ``warm_random_moves`` random moves (on m,n,k boards within two points of the
 stones); positions whose move was random are **not** examples. Both sides' policies get their own seeds. A game is fully
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs import openings as opening_sets
+from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.alphazero.targets import result_targets
 from boardgame_envs.arena.backends import run_tasks
 from boardgame_envs.games.lines import BLACK, WHITE

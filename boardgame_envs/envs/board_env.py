@@ -38,7 +38,7 @@ from boardgame_envs.games.mnk import (
     fill_observations,
 )
 from boardgame_envs.games.notation import point_name
-from boardgame_envs.openings import as_opening
+from boardgame_envs.games.opening_positions import as_opening
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
@@ -121,7 +121,7 @@ class BoardEnv(GameEnv):
         """Start a game: the empty board, or with ``options={"opening": ...}`` a given start position.
 
         The opening is a move string in renju notation (``"h8 h9 i9"``), a list
-        of actions (or point names), a :class:`boardgame_envs.openings.Opening`,
+        of actions (or point names), a :class:`boardgame_envs.games.opening_positions.Opening`,
         or the name of a built-in opening (``"rif26/Kagetsu"``); its moves are
         played in order, black first, and the player to move after them moves
         next. An illegal opening raises :class:`ValueError` naming the move and
