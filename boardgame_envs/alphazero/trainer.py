@@ -524,8 +524,8 @@ class AlphaZeroTrainer:
 
     # ------------------------------------------------------------- the parts
     def self_play(self, games: int, deadline: float | None = None) -> tuple[Examples, SelfPlayStats]:
-        """Play ``games`` games with the current network (local or on Ray workers); locally, :class:`OutOfTime`
-        when ``deadline`` (a ``time.perf_counter()`` value) comes first (Ray workers play their share out)."""
+        """Play ``games`` games with the current network (local or on Ray workers); :class:`OutOfTime`
+        when ``deadline`` (a ``time.perf_counter()`` value) comes first (Ray workers are then stopped)."""
         if self._selfplay is None:
             seed = int(self.rng.integers(2**31))
             if self.config.backend == "ray":
@@ -534,9 +534,7 @@ class AlphaZeroTrainer:
                 self._selfplay = RaySelfPlay(self.env_fn, self.config, seed)
             else:
                 self._selfplay = SelfPlay(self.env_fn, self.config, seed)
-        if isinstance(self._selfplay, SelfPlay):
-            return self._selfplay.play(self.net, games, deadline)
-        return self._selfplay.play(self.net, games)
+        return self._selfplay.play(self.net, games, deadline)
 
     def learn(self, steps: int, deadline: float | None = None) -> dict[str, float]:
         """``steps`` gradient steps on batches from the replay buffer, fewer when ``deadline`` (a

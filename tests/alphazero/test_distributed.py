@@ -27,10 +27,11 @@ def started_workers(monkeypatch):
     handles = []
     play = RaySelfPlay.play
 
-    def recording_play(self, net, games):
-        result = play(self, net, games)
-        handles.extend(self.workers)
-        return result
+    def recording_play(self, net, games, deadline=None):
+        try:
+            return play(self, net, games, deadline)
+        finally:
+            handles.extend(self.workers)
 
     monkeypatch.setattr(RaySelfPlay, "play", recording_play)
     return handles
@@ -70,6 +71,23 @@ def test_the_workers_stop_when_training_fails(local_ray, started_workers, monkey
     with pytest.raises(RuntimeError, match="out of memory"):
         trainer.train()
     assert_stopped(started_workers)
+
+
+def test_ray_self_play_stops_its_workers_at_the_deadline(local_ray, monkeypatch):
+    """The budget holds on Ray too: workers still playing at the deadline are stopped and OutOfTime is raised."""
+    from boardgame_envs.alphazero.network import PolicyValueNet
+    from boardgame_envs.alphazero.selfplay import OutOfTime
+
+    config = ray_config(None)
+    selfplay = RaySelfPlay(tictactoe_v0.env, config, seed=0)
+    net = PolicyValueNet(board_size=3, in_planes=2, blocks=1, channels=8)
+    handles = []
+    kill = ray.kill
+    monkeypatch.setattr(ray, "kill", lambda actor: (handles.append(actor), kill(actor)))
+    with pytest.raises(OutOfTime, match="Ray workers had played their share at the deadline"):
+        selfplay.play(net, 10_000, deadline=0.0)  # long past: nothing can be back
+    assert len(handles) == 2 and selfplay.workers == []
+    assert_stopped(handles)
 
 
 def test_ray_warm_start_plays_the_same_games_as_local_workers(local_ray):
