@@ -24,10 +24,10 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
+from boardgame_envs.envs.text import render_text
 from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError
 
 RESET_OPTIONS = ("opening",)  # the keys reset(options=...) accepts
-CELL_CHARS = ".XO"  # the text board: empty, first player, second player
 
 
 def check_reset_arguments(seed: Any, options: Any) -> None:
@@ -46,26 +46,6 @@ def check_reset_arguments(seed: Any, options: Any) -> None:
             # An error, not a warning: a misspelt "opening" would silently start from the empty board.
             known = ", ".join(map(repr, RESET_OPTIONS))
             raise ValueError(f"unknown reset option(s) {', '.join(unknown)}; accepted: {known}")
-
-
-def render_text(state: Any) -> str:
-    """Any protocol state as text: the cells, rows top first, the last cell in brackets, then the result."""
-    game = state.game
-    rows, cols = game.shape
-    names = [game.action_name(a) for a in range(game.num_actions)] if game.num_actions == cols else []
-    lines = [" " + " ".join(names)] if names else []
-    for r in range(rows):
-        text = ""
-        for c in range(cols):
-            cell = r * cols + c
-            sep = "[" if cell == state.last_move else "]" if c and cell - 1 == state.last_move else " "
-            text += sep + CELL_CHARS[int(state.board[cell])]
-        lines.append(text + ("]" if state.last_move == r * cols + cols - 1 else ""))
-    lines.append(f"X {game.player_name(FIRST)} (first)  O {game.player_name(SECOND)}  [ ] last move")
-    if state.terminal:
-        result = f"{game.player_name(state.winner)} wins" if state.winner else "a draw"
-        lines.append(f"result: {result} after {state.num_moves} moves")
-    return "\n".join(lines)
 
 
 class GameEnv(AECEnv, EzPickle):

@@ -26,6 +26,25 @@ never reads ``to_move`` of a finished state. Turns need not alternate either
 (a player may move twice in a row under an opening rule), so a search compares
 a child's ``to_move`` with its own player instead of negating at every ply.
 
+**Cells and other actions.** ``board`` is the flat cells, rows first. An
+action is a *cell action* when it puts something on (or chooses) a cell, and
+an *other action* when it does not: a pass, an opening rule's "swap". A game
+whose actions are exactly its cells needs nothing more. Any other game says
+which is which with ``cell_of_action(action) -> int | None`` (a cell that
+stands for the action, connect four's column: its top cell; None for an
+other action) and, where a click on a cell means an action,
+``action_of_cell(cell) -> int | None``. :func:`cell_of`, :func:`action_at_cell`
+and :func:`other_actions` read them with that default: actions below
+``rows * columns`` are their cells, the rest are other actions. An other
+action is named and entered by its name alone (``action_name`` /
+``parse_action``: ``"pass"``): the terminal reads the name, the play window
+gives it a button labelled with it, the text board ends with ``last move:
+pass`` and the pictures draw a bar along the bottom edge after one.
+``last_move`` is the *cell* of the last move, -1 before the first move and
+after an other action; a game with other actions also keeps ``last_action``
+(the last action of any kind, -1 before the first), which
+:func:`last_other_action` reads for the fronts.
+
 A family of games may also have numba kernels over flat arrays for the hot
 paths (the m,n,k family's batched engine, PUCT and alpha-beta); a game names
 its family in ``game.family``, :func:`kernels_of` says whether a family's
@@ -99,7 +118,7 @@ class State(Protocol):
     winner: int  # the player returns() favours once terminal (0: a draw); 0 while playing
     terminal: bool
     num_moves: int
-    last_move: int  # the last cell played, as a flat board index (-1 before the first move)
+    last_move: int  # the last cell played, flat (-1 before the first move and after an action that is no cell)
     board: np.ndarray  # flat int8 cells, rows first: 0 empty, 1 or 2 the player's stone
 
     def legal_mask(self) -> np.ndarray:
@@ -165,6 +184,42 @@ def cell_symmetries(game: Any) -> Sequence[np.ndarray]:
     """``game``'s symmetries as permutations of its cells: its own ``cell_symmetries()``, else ``symmetries()``."""
     own = getattr(game, "cell_symmetries", None)
     return own() if own is not None else game.symmetries()
+
+
+def cell_of(game: Any, action: int) -> int | None:
+    """The flat cell that stands for ``action`` (where it is drawn, where a click enters it), or None for an
+    action that is no cell (a pass): the game's own ``cell_of_action``, else the action itself when it is below
+    ``rows * columns``."""
+    own = getattr(game, "cell_of_action", None)
+    if own is not None:
+        cell = own(int(action))
+        return None if cell is None else int(cell)
+    rows, cols = game.shape
+    return int(action) if 0 <= int(action) < rows * cols else None
+
+
+def action_at_cell(game: Any, cell: int) -> int | None:
+    """The action a click on ``cell`` means (connect four: its column), or None: the game's own
+    ``action_of_cell``, else the cell itself when it is an action."""
+    own = getattr(game, "action_of_cell", None)
+    if own is not None:
+        action = own(int(cell))
+        return None if action is None else int(action)
+    return int(cell) if 0 <= int(cell) < game.num_actions else None
+
+
+def other_actions(game: Any) -> tuple[int, ...]:
+    """The actions of ``game`` that are no cell (a pass), ascending; ``()`` for a game whose every action is a cell."""
+    return tuple(a for a in range(game.num_actions) if cell_of(game, a) is None)
+
+
+def last_other_action(state: Any) -> int | None:
+    """The last move if it was an action that is no cell (a pass), else None: the state's ``last_action``
+    when ``last_move`` is -1 after a move (a game whose actions are all cells keeps no ``last_action``)."""
+    action = int(getattr(state, "last_action", -1))
+    if action < 0 or state.last_move >= 0 or cell_of(state.game, action) is not None:
+        return None
+    return action
 
 
 def check_action(game: Any, action: object) -> str | None:

@@ -5,7 +5,10 @@ boards the point under the mouse shows a faint stone when it is legal, and
 black's forbidden points (renju) carry a red cross and refuse the click. Buttons (and keys): Undo (``u``) takes back your last move and
 the reply (the session's one rule), Hint (``h``) rings the move the
 alpha-beta search likes, New game (``n``), and ``q`` / Esc / closing the
-window quits. The opponent thinks on a worker thread while the window says
+window quits. An action of the game that is no cell (a pass:
+:func:`~boardgame_envs.games.protocol.other_actions`) gets a button of its
+own, labelled with its name, and the key of its first letter where that key
+is free; the status line says when the opponent takes one. The opponent thinks on a worker thread while the window says
 "thinking…"; the result stays on the status line at the end.
 
 The window is drawn once per change and flipped once per drawing (board and
@@ -26,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import cell_of, kernels_of, other_actions
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.render import Board, Options, rgb
 from boardgame_envs.render.cells import CellGeometry, render_cells
@@ -36,6 +39,7 @@ from boardgame_envs.ui.escape import printable
 from boardgame_envs.ui.session import PlaySession
 
 BUTTONS = (("Undo", "u"), ("Hint", "h"), ("New game", "n"))
+RESERVED_KEYS = {"u", "h", "n", "q"}  # the buttons' keys and quit: an action's button never takes them
 BAR_PX = 48
 BUTTON_FACE = (96, 78, 58)
 BUTTON_OFF = (70, 60, 50)
@@ -77,6 +81,9 @@ class PlayWindow:
         # any other game is drawn as cells, with the status note on the button bar.
         self._mnk = kernels_of(self.state.game, "mnk") is not None
         self._cells = None if self._mnk else CellGeometry(self.state.game, cell or 64)
+        self.buttons = list(BUTTONS) + action_buttons(self.state.game)
+        # A button's key names its command: an action's key (or "#<action>" where no key was free) plays it.
+        self._actions = {key: a for (_, key), a in zip(self.buttons[len(BUTTONS):], other_actions(self.state.game))}
         self.window = Window("boardgame_envs")
         self.pygame = self.window.pygame
         self.pygame.font.init()
@@ -168,6 +175,9 @@ class PlayWindow:
             if self._job_kind == "move":
                 self.session.play(action)
                 self.hint, self.message = None, None
+                if cell_of(self.state.game, action) is None:  # a pass leaves no mark on the board: say it
+                    game = self.state.game
+                    self.message = f"{game.player_name(self.session.actors[-1])}: {game.action_name(action)}"
             else:
                 self.hint = action
                 self.message = f"hint: {self.state.game.action_name(action)}"
@@ -214,8 +224,8 @@ class PlayWindow:
 
     def _buttons(self, width: int, top: int) -> list[tuple[str, str, Any]]:
         rect = self.pygame.Rect
-        w = (width - 8 * (len(BUTTONS) + 1)) // len(BUTTONS)
-        return [(label, key, rect(8 + i * (w + 8), top + 6, w, BAR_PX - 12)) for i, (label, key) in enumerate(BUTTONS)]
+        w = (width - 8 * (len(self.buttons) + 1)) // len(self.buttons)
+        return [(label, key, rect(8 + i * (w + 8), top + 6, w, BAR_PX - 12)) for i, (label, key) in enumerate(self.buttons)]
 
     def draw(self) -> None:
         """Paint the board and the buttons, then flip the screen once: no frame shows one without the other."""
@@ -268,10 +278,13 @@ class PlayWindow:
                 action = geo.action_at(*event.pos)
                 if action is not None:
                     self.click(action)
-        elif event.type == pg.KEYDOWN and event.unicode in {key for _, key in BUTTONS}:
+        elif event.type == pg.KEYDOWN and event.unicode in {key for _, key in self.buttons}:
             self._command(event.unicode)
 
     def _command(self, key: str) -> None:
+        if key in self._actions:
+            self.click(self._actions[key])
+            return
         {"u": self.undo, "h": self.ask_hint, "n": self.new_game}[key]()
 
     def tick(self, events: list[Any] | None = None) -> None:
@@ -308,6 +321,24 @@ class PlayWindow:
         # A search under way finishes on its thread; the window goes at once.
         self._executor.shutdown(wait=False, cancel_futures=True)
         self.window.close()
+
+
+def action_buttons(game: Any) -> list[tuple[str, str]]:
+    """A button for each action of ``game`` that is no cell: its name, and a key of its own.
+
+    The key is the name's first letter where that is free (``"p"`` for ``"pass"``); otherwise a digit
+    ``1``..``9`` not yet taken, so no key means two things; past those, the button alone plays it (its key
+    ``"#<action>"`` is one no key press types).
+    """
+    taken = set(RESERVED_KEYS)
+    out = []
+    for action in other_actions(game):
+        name = game.action_name(action)
+        free = [k for k in (name[:1].lower(), *"123456789") if k and k not in taken]
+        key = free[0] if free else f"#{action}"
+        taken.add(key)
+        out.append((name, key))
+    return out
 
 
 def play_window(env_fn: Callable[[], Any], opponent: Any, human_first: bool = True, cell: int | None = None) -> int:

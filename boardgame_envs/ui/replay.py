@@ -114,7 +114,7 @@ def frame(record: GameRecord, moves: int) -> str:
         board = render_opening_text(state, tuple(printable(name) for name in seats(record)))
         last = "start" if moves == 0 else ruled_action(record, moves)
     elif record.game:  # a game other than m,n,k: its own text board and notation
-        from boardgame_envs.envs.game_env import render_text
+        from boardgame_envs.envs.text import render_text
 
         board = render_text(state)
         game, mover = state.game, position(record, moves - 1).to_move if moves else 0

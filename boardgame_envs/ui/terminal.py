@@ -2,7 +2,7 @@
 
 Moves are typed as the game names them (renju notation, ``h8`` on 15x15 and
 ``b2`` the centre of tic-tac-toe, or ``row,col``; a column ``a``..``g`` in
-connect four); ``undo`` takes back your last move and the
+connect four; an action that is no cell by its name, ``pass``); ``undo`` takes back your last move and the
 reply (the session's one rule, :class:`~boardgame_envs.ui.session.PlaySession`),
 ``hint`` asks the alpha-beta search, ``quit`` (or end of input) stops. Bad
 input is explained in one line and asked again.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from boardgame_envs.games.protocol import cell_of, other_actions
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.ui.escape import printable
 from boardgame_envs.ui.session import PlaySession
@@ -27,7 +28,11 @@ def usage(game: Any) -> str:
         if decisions:
             point += f" or a decision of the opening ({', '.join(decisions)})"
         return f"type {point}, or: undo, hint, quit"
-    return f"type a move ({game.action_name(game.num_actions // 2)}), or: undo, hint, quit"
+    example = game.num_actions // 2
+    if cell_of(game, example) is None:  # the middle action is no cell: show a cell's instead
+        example = next(a for a in range(game.num_actions) if cell_of(game, a) is not None)
+    others = "".join(f" or {game.action_name(a)}" for a in other_actions(game))  # a pass, by its name
+    return f"type a move ({game.action_name(example)}){others}, or: undo, hint, quit"
 
 
 def play_terminal(

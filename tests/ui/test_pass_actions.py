@@ -1,0 +1,170 @@
+"""An action that is no cell (a pass) in every front: the text board, the terminal and the window.
+
+The game is tests/games/pass_game.py (tic-tac-toe where a player may pass; two
+passes running draw): its cells are named ``a1``..``c3`` as on a go board and
+action 9 is ``"pass"``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from boardgame_envs.envs.game_env import GameEnv
+from boardgame_envs.envs.text import coordinates, render_text
+from boardgame_envs.games.catalog import game_info
+from boardgame_envs.policies.base import game_state_of
+from boardgame_envs.ui.terminal import play_terminal, usage
+from games.misere_game import AvoidThreeGame
+from games.pass_game import PASS, PassGame
+
+
+class Scripted:
+    """Plays the first legal action of a fixed list."""
+
+    def __init__(self, actions):
+        self.actions = list(actions)
+
+    def act(self, source):
+        mask = game_state_of(source).legal_mask()
+        return next(a for a in self.actions if mask[a])
+
+
+def _env_fn(render_mode="ansi"):
+    return GameEnv(PassGame(), ("player_0", "player_1"), render_mode)
+
+
+def _played(game, moves):
+    state = game.new_state()
+    for word in moves.split():
+        state.play(game.parse_action(word))
+    return state
+
+
+def test_the_text_board_has_coordinates_and_names_a_pass():
+    state = _played(PassGame(), "b2 pass a1")
+    assert render_text(state) == "\n".join([
+        "   a b c",
+        "3  . . . 3",
+        "2  . X . 2",
+        "1 [X]. . 1",
+        "   a b c",
+        "X black (first)  O white  [ ] last move",
+    ])  # fmt: skip
+    state.play(PASS)  # white passes again: the stone at a1 is no longer the last move
+    text = render_text(state)
+    assert "[" not in "".join(text.splitlines()[:5]) and text.endswith("last move: pass")
+    state.play(PASS)  # black passes too: two passes running end the game
+    assert render_text(state).endswith("last move: pass\nresult: a draw after 5 moves")
+
+
+def test_coordinates_come_from_the_cells_names_or_not_at_all():
+    assert coordinates(PassGame()) == (["a", "b", "c"], ["3", "2", "1"])
+    assert coordinates(AvoidThreeGame()) == (["a", "b", "c"], ["1", "2", "3"])  # its row 1 is the top
+    assert coordinates(game_info("connect_four").game()) == (list("abcdefg"), [])  # a column's cells: one action
+
+    class Numbered(AvoidThreeGame):  # names that do not split into a column and a row: no coordinates
+        def action_name(self, action):
+            return str(action)
+
+    assert coordinates(Numbered()) == ([], [])
+
+
+def test_connect_four_text_is_unchanged():
+    game = game_info("connect_four").game()
+    text = render_text(_played(game, "d d c"))
+    assert text.splitlines()[0] == " a b c d e f g" and text.splitlines()[-2] == " . .[X]X . . ."
+    assert "last move:" not in text
+
+
+def _run(lines, opponent, human_first=True):
+    feed, out = iter(lines), []
+
+    def ask(prompt):
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return play_terminal(_env_fn, opponent, human_first, input_fn=ask, print_fn=out.append), "\n".join(out)
+
+
+def test_the_terminal_reads_pass_by_name_and_says_the_opponent_passed():
+    assert usage(PassGame()) == "type a move (c2) or pass, or: undo, hint, quit"
+    # Black: b2; white passes; black passes; white passes: two passes running, a draw.
+    winner, out = _run(["b2", "pas", "pass"], Scripted([PASS]))
+    assert "cannot read 'pas' as a move" in out and "player_1 plays pass" in out
+    assert "last move: pass" in out and "game over: draw" in out and winner == 0
+    assert "Traceback" not in out
+
+
+def test_the_terminal_undoes_a_pass():
+    winner, out = _run(["pass", "undo", "a1", "quit"], Scripted([0, 1, 2, 3, 4, 5, 6, 7, 8]))
+    assert winner == -1 and "result:" not in out
+
+
+pygame = pytest.importorskip("pygame")
+
+
+@pytest.fixture
+def window(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from boardgame_envs.ui.gui import PlayWindow
+
+    gui = PlayWindow(functools.partial(_env_fn, None), Scripted([PASS]))
+    yield gui
+    gui.close()
+
+
+def _click(gui, x, y):
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+    gui.tick()
+
+
+def _key(gui, char):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char), unicode=char, mod=0))
+    gui.tick()
+
+
+def test_the_window_has_a_pass_button_and_key(window, tmp_path):
+    gui = window
+    gui.tick()
+    assert [label for label, _ in gui.buttons] == ["Undo", "Hint", "New game", "pass"]
+    _click(gui, *gui.pixel_of(4))  # black: b2; the scripted white passes
+    gui.wait()
+    assert gui.moves == [4, PASS] and gui.status_note() == "white: pass"
+    # The picture shows the pass: a bar in the last move's colour along the board's bottom edge.
+    frame = gui.frame()[: -48]
+    assert (frame[-2:] == frame[-1, 0]).all() and tuple(frame[-1, 0]) == (214, 38, 38)
+    _click(gui, *gui.button_at("pass"))  # black passes too: the game ends drawn
+    gui.wait()
+    assert gui.moves == [4, PASS, PASS] and gui.state.terminal and gui.state.winner == 0
+    _key(gui, "u")  # undo takes back black's pass (the game had ended on it)
+    assert gui.moves == [4, PASS] and not gui.state.terminal
+    _key(gui, "p")  # the pass's key
+    gui.wait()
+    assert gui.moves == [4, PASS, PASS] and gui.state.terminal
+    gui.window.save(str(tmp_path / "window.png"))
+    assert (tmp_path / "window.png").stat().st_size > 1000
+
+
+def test_an_other_action_has_no_place_on_the_board(window):
+    with pytest.raises(ValueError, match="pass is no cell of the board"):
+        window.pixel_of(PASS)
+
+
+def test_action_buttons_get_free_keys():
+    from boardgame_envs.ui.gui import action_buttons
+
+    class Many(PassGame):  # a pass and four more actions that are no cell, two of which begin with reserved keys
+        num_actions = 9 + 5
+
+        def cell_of_action(self, action):
+            return None if action >= 9 else action
+
+        def action_name(self, action):
+            return ["pass", "hold", "undo-all", "pause", "quit"][action - 9] if action >= 9 else super().action_name(action)
+
+    assert action_buttons(Many()) == [("pass", "p"), ("hold", "1"), ("undo-all", "2"), ("pause", "3"), ("quit", "4")]
+    assert action_buttons(game_info("connect_four").game()) == []
