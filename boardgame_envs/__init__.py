@@ -14,6 +14,7 @@ from boardgame_envs import _compat
 
 _compat.install()  # first: old module paths (even one a module below still imports) resolve through the table
 
+# The env modules, each registering itself with the catalog as it is imported (a new game adds its line here).
 from boardgame_envs import connect_four_v0, gomoku_v0, tictactoe_v0
 from boardgame_envs.games.mnk import IllegalMoveError, MNKGame
 from boardgame_envs.registration import register_envs

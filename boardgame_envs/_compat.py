@@ -9,8 +9,14 @@ module's own objects (``boardgame_envs.records.GameRecord is
 boardgame_envs.arena.records.GameRecord``), and its first import warns with a
 ``DeprecationWarning`` naming the new path, attributed to the line that imported it.
 
+Renamed names inside a module that stays (``GameState`` -> ``MNKState``) are in
+:data:`RENAMED`; the module keeps the old name through a module ``__getattr__``
+made by :func:`renamed_attributes`, which warns the same way and gives the new
+object itself.
+
 This module imports nothing of the package: the new paths are data, imported by
-name when an old path is first asked for, so the table may name any layer.
+name when an old path is first asked for, so the table may name any layer (and
+every layer, the bottom one included, may import this module).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import importlib.machinery
 import importlib.util
 import sys
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -53,6 +60,50 @@ MOVED: dict[str, Moved] = {
     "boardgame_envs.openings": Moved("boardgame_envs.games.opening_positions", DROPS_IN),
     "boardgame_envs.symmetry": Moved("boardgame_envs.games.symmetry", DROPS_IN),
 }
+
+
+@dataclass(frozen=True)
+class Renamed:
+    """Where a renamed module attribute lives now (``"module:attribute"``), and the version without the old name."""
+
+    new: str
+    drops_in: str
+
+
+# "old module:old name" -> the new "module:name". The new module may sit in any layer: it is imported by name.
+RENAMED: dict[str, Renamed] = {
+    # The m,n,k state is one State of the protocol, not "the" game state.
+    "boardgame_envs.games.mnk:GameState": Renamed("boardgame_envs.games.mnk:MNKState", DROPS_IN),
+    # AlphaZero's per-game settings left the catalog (the bottom layer) for the trainer's own package.
+    "boardgame_envs.games.catalog:alphazero_defaults": Renamed("boardgame_envs.alphazero.defaults:shape_defaults", DROPS_IN),
+}
+
+
+def renamed_message(old: str) -> str:
+    """The deprecation warning for the renamed ``"module:name"`` ``old``."""
+    renamed = RENAMED[old]
+    old_module, _, old_name = old.partition(":")
+    new_module, _, new_name = renamed.new.partition(":")
+    return (f"{old_module}.{old_name} is deprecated: use {new_module}.{new_name} instead "
+            f"(the old name goes in {renamed.drops_in})")  # fmt: skip
+
+
+def renamed_attributes(module: str) -> Callable[[str], object]:
+    """A module ``__getattr__`` for ``module`` that answers its old names in :data:`RENAMED` with the new objects.
+
+    Each use warns (``DeprecationWarning``, attributed to the line that used
+    the old name); a name that was never there raises ``AttributeError`` as usual.
+    """
+
+    def __getattr__(name: str) -> object:
+        old = f"{module}:{name}"
+        if old not in RENAMED:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(renamed_message(old), DeprecationWarning, stacklevel=2)
+        new_module, _, new_name = RENAMED[old].new.partition(":")
+        return getattr(importlib.import_module(new_module), new_name)
+
+    return __getattr__
 
 
 def current_path(name: str) -> str:

@@ -40,7 +40,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from boardgame_envs.envs.game_env import GameEnv
 from boardgame_envs.envs.wrappers import safety_wrap
-from boardgame_envs.games.catalog import GAMES
+from boardgame_envs.games.catalog import GAMES, register_env
 
 AGENTS = ("player_0", "player_1")
 
@@ -58,3 +58,6 @@ class raw_env(GameEnv):  # noqa: N801 (PettingZoo's module convention)
     def __init__(self, render_mode: str | None = None) -> None:
         EzPickle.__init__(self, render_mode=render_mode)
         super().__init__(GAMES["connect_four"].game(), AGENTS, render_mode)
+
+
+register_env("connect_four", __name__, "boardgame_envs/connect_four-v0", {"boardgame_envs/ConnectFour-v0": {}})

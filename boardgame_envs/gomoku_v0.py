@@ -96,7 +96,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from boardgame_envs.envs.board_env import BoardEnv
 from boardgame_envs.envs.opening_env import OpeningRuleEnv
 from boardgame_envs.envs.wrappers import safety_wrap
-from boardgame_envs.games.catalog import GAMES
+from boardgame_envs.games.catalog import GAMES, register_env
 
 AGENTS = ("black_0", "white_0")
 SEATS = ("player_0", "player_1")  # under an opening rule: seats, whose colours the opening decides
@@ -162,3 +162,8 @@ class opening_raw_env(OpeningRuleEnv):  # noqa: N801 (PettingZoo's module conven
                           render_mode=render_mode)  # fmt: skip
         game = GAME.game(board_size, win_length, rule, opening_rule)
         super().__init__(game, SEATS, render_mode)
+
+
+# Renju is gomoku's env fixed to 15x15 renju: one PettingZoo id for both, a Gymnasium id each.
+register_env("gomoku", __name__, "boardgame_envs/gomoku-v0", {"boardgame_envs/Gomoku-v0": {}})
+register_env("renju", __name__, "boardgame_envs/gomoku-v0", {"boardgame_envs/Renju-v0": {}})

@@ -39,7 +39,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from boardgame_envs.envs.board_env import BoardEnv
 from boardgame_envs.envs.wrappers import safety_wrap
-from boardgame_envs.games.catalog import GAMES
+from boardgame_envs.games.catalog import GAMES, register_env
 
 AGENTS = ("player_1", "player_2")
 NUM_PLANES = 2
@@ -59,3 +59,6 @@ class raw_env(BoardEnv):  # noqa: N801 (PettingZoo's module convention)
     def __init__(self, render_mode: str | None = None) -> None:
         EzPickle.__init__(self, render_mode=render_mode)
         super().__init__(GAMES["tictactoe"].game(), AGENTS, NUM_PLANES, render_mode)
+
+
+register_env("tictactoe", __name__, "boardgame_envs/tictactoe-v0", {"boardgame_envs/TicTacToe-v0": {}})

@@ -3,28 +3,32 @@
 Each module of the package belongs to a layer; an import statement (at module
 level or inside a function: both are arrows) may name only its own group or a
 lower layer. An upper layer is named from below only by a "module:attribute"
-string (the policy registry, the catalog's game factories), which this test
-does not see, by design.
+string (the policy registry), which this test does not see, by design. The
+bottom layer (``games``) names no upper module at all, not even by a string:
+the env modules register themselves with the catalog, and upper layers keep
+their own per-game settings (test_the_games_layer_names_no_upper_module).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import boardgame_envs
 from boardgame_envs._compat import current_path
-from boardgame_envs.games.catalog import GAMES
+from boardgame_envs.games.catalog import ENVS
 
 ROOT = Path(boardgame_envs.__file__).parent
 LAYERS = {
+    "_compat": -1,  # old paths and names: imports nothing of the package, names the new ones as data
     "games": 0,  # rules, game data, board symmetries
-    "_compat": 0,  # old module paths: imports nothing of the package, names the new paths as data
     "progress": 0.5,  # progress bars for a terminal or a log (imports nothing of the package)
     "policies": 1, "render": 1,  # agents acting on states; pictures of states
     "envs": 2,  # the AEC env over any game, the wrappers, the single-agent view, make_env
     "vector": 3, "registration": 3,
-    **{info.module: 3 for info in GAMES.values()},  # the env modules, from the catalog: a new game needs no edit here
+    # The env modules, as they registered themselves with the catalog: a new game needs no edit here.
+    **{entry.module.split(".")[1]: 3 for entry in ENVS.values()},
     "__init__": 4,  # the package: registers the envs
     "gomocup": 5, "arena": 5, "sb3": 5,
     "ladder": 6, "alphazero": 6,
@@ -124,3 +128,42 @@ def test_the_check_sees_an_import_by_name(tmp_path):
         "    importlib.import_module(kind)\n"  # a name held in data: not seen, by design
     )
     assert imported_groups(probe) == {"gomocup", "arena", "ladder"}
+
+
+def upper_modules_named(path: Path) -> set[str]:
+    """The modules above ``games`` that string constants in ``path`` name (docstrings aside): ``"boardgame_envs.X..."``
+    or ``"X:attr"`` / ``"X"`` for a module X at the package root, whatever layer the string would be read in."""
+    root_modules = {p.stem for p in ROOT.glob("*.py")} | {p.name for p in ROOT.iterdir() if p.is_dir()}
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)}  # fmt: skip
+    found = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or id(node) in docstrings:
+            continue
+        for word in re.findall(r"[A-Za-z_][\w.]*(?::\w+)?", node.value):
+            module = word.partition(":")[0]
+            parts = module.split(".")
+            group = parts[1] if parts[0] == "boardgame_envs" and len(parts) > 1 else parts[0] if ":" in word else None
+            if group is None and parts[0] in root_modules - set(LAYERS) | {m for m in LAYERS if m.endswith("_v0")}:
+                group = parts[0]  # a bare root module's name, such as an env module's
+            if group in LAYERS and LAYERS[group] > LAYERS["games"]:
+                found.add(module)
+    return found
+
+
+def test_the_games_layer_names_no_upper_module():
+    """Not even by a string: the catalog learns its env modules from their own registration."""
+    named = {str(p.relative_to(ROOT)): upper_modules_named(p) for p in sorted((ROOT / "games").rglob("*.py"))}
+    assert {rel: names for rel, names in named.items() if names} == {}
+
+
+def test_the_string_check_can_fail(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text('''"""Docstrings may point at :mod:`boardgame_envs.envs.factory`."""
+GAMES = {"tictactoe": dict(module="tictactoe_v0", factory="boardgame_envs.games.mnk:MNKGame")}
+ENTRY = f"boardgame_envs.{GAMES}:env"
+DEFAULTS = "boardgame_envs.alphazero.config:AlphaZeroConfig"
+''')
+    assert upper_modules_named(probe) == {"tictactoe_v0", "boardgame_envs.alphazero.config"}

@@ -9,7 +9,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from boardgame_envs.games.catalog import game_info
+from boardgame_envs.alphazero.defaults import defaults_for
 from boardgame_envs.policies.registry import check_spec
 
 BACKENDS = ("local", "ray")
@@ -182,33 +182,9 @@ class AlphaZeroConfig:
     def for_game(cls, game: str, board_size: int | None = None, **overrides: Any) -> AlphaZeroConfig:
         """Defaults tuned for ``game`` (a catalog name; gomoku by ``board_size``), then ``overrides``.
 
-        A fixed game (tic-tac-toe, connect four) has its defaults in the catalog; gomoku's depend on the board.
+        The defaults per game are :func:`boardgame_envs.alphazero.defaults.defaults_for`'s.
         """
-        info = game_info(game)
-        if info.alphazero is not None:
-            base: dict[str, Any] = dict(info.alphazero)
-        else:
-            size = board_size or info.default_size
-            if size <= 7:
-                base = dict(simulations=64, parallel_games=256, games_per_iteration=256, dirichlet_alpha=0.5,
-                            temperature_moves=size * size, value_decay=0.5, buffer_size=60_000,
-                            train_steps=60)  # fmt: skip
-            elif size == 8:
-                # Measured in a 28-minute run on 2 CPU cores (baselines/results/alphazero_8x8.md): a warm start
-                # from alpha-beta's games (2 minutes), then self-play sampling only the first 8 moves. Pure
-                # self-play sampling every move (warm_start=None, temperature_moves=64) scored 0.505 against
-                # uct:playouts=5000 where this recipe scored 0.940.
-                base = dict(simulations=80, parallel_games=128, games_per_iteration=128, dirichlet_alpha=0.3,
-                            temperature_moves=8, value_decay=0.5, buffer_size=60_000, train_steps=60,
-                            eval_opponents=("uct:playouts=1000",), eval_games=10,
-                            warm_start="alphabeta:nodes=1000", warm_games=600, warm_steps=1000)  # fmt: skip
-            else:
-                # Sized for 60-90 minutes on 2 CPU cores (docs/alphazero.md, "Warm start"): a warm start from
-                # alpha-beta's games, then a small net at 64 simulations (~2 minutes an iteration on 15x15).
-                base = dict(blocks=4, channels=48, simulations=64, dirichlet_alpha=0.15, temperature_moves=8,
-                            parallel_games=64, games_per_iteration=64, buffer_size=100_000, train_steps=100,
-                            lr=1e-3, eval_opponents=("mcts", "alphabeta"), eval_games=10,
-                            warm_start="alphabeta:nodes=1000", warm_games=600, warm_steps=1000)  # fmt: skip
+        base = defaults_for(game, board_size)
         return cls(**{**base, **overrides})
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,28 +1,33 @@
-"""The one table of games: their Game objects, env modules, parameters, defaults and registry ids.
+"""The one table of games: their Game objects, parameters and defaults, and the envs registered for them.
 
 Everything that offers a choice of game reads it from here: the command line's
 choices, defaults and help, the PettingZoo and Gymnasium registrations,
-:func:`boardgame_envs.envs.factory.make_env`, the single-agent view and the
-AlphaZero defaults. Adding a game is a rules module, an env module and one
-entry in :data:`GAMES` (docs/games.md lists the fields). Every entry is checked
-when the catalog is built, and an error names the entry; what can be derived
-from the game is derived: ``batched`` (the batched engine plays the m,n,k
-family only) and, for a game other than m,n,k, its AlphaZero defaults from the
-board's shape (:func:`alphazero_defaults`). The gomoku entry's default rule is the package's
-flagship, renju (freestyle for a k other than five, where renju is not
-defined); each ladder names its own rule (``boardgame-envs ladder``).
-Gomoku and renju may also be played under a tournament opening rule
-(``opening_rule=``: Soosõrv-N, Taraguchi-N, RIF, Swap2).
+:func:`boardgame_envs.envs.factory.make_env`, the single-agent view, the ladders
+and the AlphaZero trainer. This is the bottom layer, so it names no module
+above it: an env module registers itself for its game with :func:`register_env`
+when it is imported (the package imports every one of them), giving its module
+name and its PettingZoo and Gymnasium ids, and upper layers keep their own
+per-game settings keyed by the catalog name (AlphaZero's:
+:mod:`boardgame_envs.alphazero.defaults`). Adding a game is a rules module, an
+env module that registers itself, and one entry in :data:`GAMES`
+(docs/games.md lists the fields). Every entry is checked when the catalog is
+built, and an error names the entry; what can be derived from the game is
+derived: ``batched`` (the batched engine plays the m,n,k family only). The
+gomoku entry's default rule is the package's flagship, renju (freestyle for a k
+other than five, where renju is not defined); each ladder names its own rule
+(``boardgame-envs ladder``). Gomoku and renju may also be played under a
+tournament opening rule (``opening_rule=``: Soosõrv-N, Taraguchi-N, RIF, Swap2).
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from boardgame_envs._compat import renamed_attributes
 from boardgame_envs.games.mnk import RULES, MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.opening_rules import valid_names
@@ -33,7 +38,7 @@ class CatalogError(ValueError):
 
 
 def load(target: str) -> Any:
-    """The object a ``"module:attribute"`` string names (how a lower layer names an upper one)."""
+    """The object a ``"module:attribute"`` string names (a game factory; how a lower layer names an upper one)."""
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
 
@@ -49,21 +54,15 @@ class GameInfo:
 
     name: str  # as the command line, the single-agent view and the ladder spell it
     summary: str
-    module: str  # the PettingZoo env module, ``boardgame_envs.<module>``, with env() and raw_env()
-    pettingzoo_id: str
     sizes: tuple[int, int] | None = None  # smallest and largest board side (m,n,k games)
     default_size: int | None = None
     default_win_length: int | None = None
     rules: tuple[str, ...] = ()
     default_rule: str | None = None
-    gymnasium_ids: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> fixed kwargs
     factory: str | None = None  # "module:attribute" of a parameterless Game class (games other than m,n,k)
     # The batched engine (boardgame_envs.vector) plays it, else make_vec runs envs in turn. None: derived, True
     # for an m,n,k entry (the family the engine plays), False for any other; True there is refused.
     batched: bool | None = None
-    # AlphaZeroConfig defaults. None: an m,n,k entry's are sized by the board in AlphaZeroConfig.for_game;
-    # any other game's are derived from its board's shape here (alphazero_defaults).
-    alphazero: dict[str, Any] | None = None
     opening_rules: bool = False  # it may be played under a tournament opening rule (games/opening_rules.py)
 
     def __post_init__(self) -> None:
@@ -72,12 +71,6 @@ class GameInfo:
 
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise CatalogError(f"catalog entry {self.name!r}: name must be an identifier (the command line spells it)")
-        if not isinstance(self.module, str) or not all(part.isidentifier() for part in self.module.split(".")):
-            raise bad("module", f"must name the env module under boardgame_envs (e.g. 'connect_four_v0'), got {self.module!r}")
-        if not isinstance(self.pettingzoo_id, str) or "/" not in self.pettingzoo_id:
-            raise bad("pettingzoo_id", f"must be namespaced like 'boardgame_envs/NAME-v0', got {self.pettingzoo_id!r}")
-        if self.alphazero is not None and not isinstance(self.alphazero, dict):
-            raise bad("alphazero", f"must be a dict of AlphaZeroConfig fields or None, got {self.alphazero!r}")
         if self.factory is None:
             self._check_mnk(bad)
             object.__setattr__(self, "batched", True if self.batched is None else bool(self.batched))
@@ -102,8 +95,6 @@ class GameInfo:
             raise bad("factory", f"{self.factory!r} builds a game without {', '.join(missing)} (games/protocol.py)")
         if game.name != self.name:
             raise bad("factory", f"{self.factory!r} builds a game named {game.name!r}: the names must agree")
-        if self.alphazero is None:
-            object.__setattr__(self, "alphazero", alphazero_defaults(game))
 
     def _check_mnk(self, bad: Any) -> None:
         """The fields an m,n,k entry needs (no factory): sizes, defaults within them, known rules."""
@@ -125,9 +116,33 @@ class GameInfo:
         return self.sizes is None or (self.sizes[0] == self.sizes[1] and len(self.rules) == 1)
 
     @property
+    def env(self) -> EnvEntry:
+        """The env registered for this game (:func:`register_env`); ``CatalogError`` if none is."""
+        try:
+            return ENVS[self.name]
+        except KeyError:
+            raise CatalogError(f"catalog entry {self.name!r}: no env module is registered for it; its env module "
+                               f"calls boardgame_envs.games.catalog.register_env({self.name!r}, __name__, ...) "
+                               "when imported, and boardgame_envs/__init__.py imports that module") from None  # fmt: skip
+
+    @property
+    def module(self) -> str:
+        """The dotted name of the registered env module (with ``env()`` and ``raw_env()``)."""
+        return self.env.module
+
+    @property
+    def pettingzoo_id(self) -> str:
+        return self.env.pettingzoo_id
+
+    @property
+    def gymnasium_ids(self) -> dict[str, dict[str, Any]]:
+        """The single-agent ids of the registered env and the keyword arguments each fixes."""
+        return self.env.gymnasium_ids
+
+    @property
     def env_module(self) -> Any:
-        """The env module (``boardgame_envs.<module>``), imported on first use."""
-        return importlib.import_module(f"boardgame_envs.{self.module}")
+        """The registered env module (already imported: it registered itself on import)."""
+        return importlib.import_module(self.env.module)
 
     def env_kwargs(self, game: Any) -> dict[str, Any]:
         """The env module's arguments that make ``game`` (none for a fixed game but its opening rule)."""
@@ -164,7 +179,9 @@ class GameInfo:
             given = {"board_size": board_size, "win_length": win_length, "rule": rule}
             bad = [f"{k}={v!r}" for k, v in given.items() if v is not None and v != defaults[k]]
             if bad:
-                other = " (use gomoku for other sizes and rules)" if self.module == "gomoku_v0" else ""
+                gomoku = GAMES.get("gomoku")
+                wider = gomoku is not None and gomoku is not self and gomoku.sizes[0] <= self.default_size <= gomoku.sizes[1]
+                other = " (use gomoku for other sizes and rules)" if wider else ""
                 raise ValueError(f"{self.name} is played on a fixed board and rule; {', '.join(bad)} does not apply{other}")
         size = self.default_size if board_size is None else board_size
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not self.sizes[0] <= size <= self.sizes[1]:
@@ -183,52 +200,23 @@ class GameInfo:
         return self.default_rule
 
 
-def alphazero_defaults(game: Any) -> dict[str, Any]:
-    """AlphaZeroConfig defaults for a game other than m,n,k, from its board's shape and action count.
-
-    A small net for a small board; root noise about ten over the number of
-    actions (the usual rule of thumb); the first quarter of a board's cells
-    played by sampling; the score against the protocol's MCTS read every 5
-    iterations. A starting point that trains, not a tuned recipe: a catalog
-    entry that has one gives ``alphazero=`` itself (connect four does).
-    """
-    rows, columns = game.shape
-    cells = rows * columns
-    return dict(blocks=2 if cells <= 25 else 3, channels=32, simulations=64 if cells <= 25 else 100,
-                parallel_games=64, games_per_iteration=64, dirichlet_alpha=round(min(1.0, 10.0 / game.num_actions), 3),
-                temperature_moves=max(2, cells // 4), buffer_size=60_000, train_steps=60, eval_opponents=("mcts",),
-                eval_games=10, eval_every=5)  # fmt: skip
-
-
 GAMES: dict[str, GameInfo] = {
     "tictactoe": GameInfo(
-        name="tictactoe", summary="3x3, three in a row", module="tictactoe_v0",
-        pettingzoo_id="boardgame_envs/tictactoe-v0", sizes=(3, 3), default_size=3, default_win_length=3,
+        name="tictactoe", summary="3x3, three in a row", sizes=(3, 3), default_size=3, default_win_length=3,
         rules=("freestyle",), default_rule="freestyle",
-        gymnasium_ids={"boardgame_envs/TicTacToe-v0": {}}, alphazero={},
     ),
     "gomoku": GameInfo(
-        name="gomoku", summary="N x N (5..19), k in a row; freestyle, standard or renju", module="gomoku_v0",
-        pettingzoo_id="boardgame_envs/gomoku-v0", sizes=(5, 19), default_size=15, default_win_length=5,
-        rules=RULES, default_rule="renju",
-        gymnasium_ids={"boardgame_envs/Gomoku-v0": {}}, opening_rules=True,
+        name="gomoku", summary="N x N (5..19), k in a row; freestyle, standard or renju", sizes=(5, 19),
+        default_size=15, default_win_length=5, rules=RULES, default_rule="renju", opening_rules=True,
     ),
     "renju": GameInfo(
         name="renju", summary="gomoku on 15x15 under the RIF renju rules (black's forbidden moves)",
-        module="gomoku_v0", pettingzoo_id="boardgame_envs/gomoku-v0", sizes=(15, 15), default_size=15,
-        default_win_length=5, rules=("renju",), default_rule="renju",
-        gymnasium_ids={"boardgame_envs/Renju-v0": {}}, opening_rules=True,
+        sizes=(15, 15), default_size=15, default_win_length=5, rules=("renju",), default_rule="renju",
+        opening_rules=True,
     ),
     "connect_four": GameInfo(
         name="connect_four", summary="6x7, gravity, four in a row (a drop-in for PettingZoo's connect_four_v3)",
-        module="connect_four_v0", pettingzoo_id="boardgame_envs/connect_four-v0",
         factory="boardgame_envs.games.connect_four:ConnectFourGame",
-        gymnasium_ids={"boardgame_envs/ConnectFour-v0": {}},
-        # A 3-block net at 100 simulations; the first 10 moves sampled; the score against MCTS
-        # (2,000 rollouts a move) read every 5 iterations.
-        alphazero=dict(blocks=3, channels=32, simulations=100, parallel_games=64, games_per_iteration=64,
-                       dirichlet_alpha=1.0, temperature_moves=10, buffer_size=60_000, train_steps=60,
-                       eval_opponents=("mcts",), eval_games=10, eval_every=5),
     ),
 }  # fmt: skip
 
@@ -239,3 +227,49 @@ def game_info(name: str) -> GameInfo:
         return GAMES[name]
     except (KeyError, TypeError):
         raise ValueError(f"unknown game {name!r}; expected one of {', '.join(GAMES)}") from None
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """The env an env module offers for a catalog game: what the module said of itself in :func:`register_env`."""
+
+    module: str  # the env module's dotted name, with env() and raw_env()
+    pettingzoo_id: str  # "boardgame_envs/NAME-v0", for pettingzoo.make (games may share one: renju, gomoku)
+    gymnasium_ids: dict[str, dict[str, Any]]  # the single-agent ids -> the keyword arguments each fixes
+
+
+# Catalog name -> its env, filled by the env modules as they are imported: the catalog never names one itself.
+ENVS: dict[str, EnvEntry] = {}
+
+
+def register_env(
+    game: str, module: str, pettingzoo_id: str, gymnasium_ids: dict[str, dict[str, Any]] | None = None,
+) -> EnvEntry:  # fmt: skip
+    """Say that env module ``module`` (its ``__name__``) plays catalog game ``game``, under these registry ids.
+
+    An env module calls this on import, once per game it plays (``gomoku_v0``
+    plays gomoku and renju); the package registers the ids with PettingZoo and
+    Gymnasium after importing every env module. Registering the same entry
+    again (a reload) is a no-op; a different one for a game that has one, an
+    unknown game or a malformed id raises :class:`CatalogError`.
+    """
+    if game not in GAMES:
+        raise CatalogError(f"register_env: {game!r} is no catalog game; add its entry to GAMES first ({', '.join(GAMES)})")
+    if not isinstance(module, str) or not all(part.isidentifier() for part in module.split(".")):
+        raise CatalogError(f"catalog entry {game!r}: module must be the env module's dotted name (its __name__), got {module!r}")
+    if not isinstance(pettingzoo_id, str) or "/" not in pettingzoo_id:
+        raise CatalogError(f"catalog entry {game!r}: pettingzoo_id must be namespaced like 'boardgame_envs/NAME-v0', "
+                           f"got {pettingzoo_id!r}")  # fmt: skip
+    ids = {} if gymnasium_ids is None else gymnasium_ids
+    if not isinstance(ids, dict) or not all(isinstance(k, str) and "/" in k and isinstance(v, dict) for k, v in ids.items()):
+        raise CatalogError(f"catalog entry {game!r}: gymnasium_ids must map namespaced ids to keyword dicts, got {ids!r}")
+    entry = EnvEntry(module, pettingzoo_id, {k: dict(v) for k, v in ids.items()})
+    if ENVS.get(game, entry) != entry:
+        raise CatalogError(f"catalog entry {game!r}: {ENVS[game].module} already registered its env; {module} cannot "
+                           "register another")  # fmt: skip
+    ENVS[game] = entry
+    return entry
+
+
+# Old names (alphazero_defaults, 0.1.0) answer with a DeprecationWarning naming the new one: _compat.RENAMED.
+__getattr__ = renamed_attributes(__name__)

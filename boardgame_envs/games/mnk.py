@@ -9,12 +9,12 @@ Tic-tac-toe is ``MNKGame(3, 3)``; gomoku is ``MNKGame(15, 5, rule)`` with
   play the forbidden points of :mod:`boardgame_envs.games.renju` (overline,
   double-four, double-three); white wins with five or more.
 
-A :class:`GameState` is a flat ``int8`` board plus a few scalars (and, under
+A :class:`MNKState` is a flat ``int8`` board plus a few scalars (and, under
 renju, black's forbidden points, kept up to date move by move by
 :mod:`~boardgame_envs.games.renju_mask`), so cloning is a few array copies.
 Its invariant: ``board``, ``to_move``, ``num_moves``, ``last_move``,
 ``winner`` and ``terminal`` always describe a position reachable by legal
-play, because :meth:`GameState.play` validates before it mutates.
+play, because :meth:`MNKState.play` validates before it mutates.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from boardgame_envs._compat import renamed_attributes
 from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent, win_code, wins_at
@@ -39,7 +40,7 @@ MIN_SIZE, MAX_SIZE = 3, 19
 NO_MOVE = -1
 
 # The observation planes of the family, in this order; a game shows the first ``num_planes`` of them.
-# The AEC env, the batched engine and GameState.planes all index planes by these names.
+# The AEC env, the batched engine and MNKState.planes all index planes by these names.
 PLANE_OWN, PLANE_OPPONENT, PLANE_LAST_MOVE, PLANE_BLACK_TO_MOVE, PLANE_FORBIDDEN = range(5)
 # The family's rules packed in one int64 array for the numba kernels (MNKGame.rules_array), the one layout
 # every kernel reads: the searches take it as it is, the batched engine's config extends it.
@@ -48,7 +49,7 @@ RULES_SIZE = 5
 MARKS = {"stones": ("black", "white"), "crosses": ("X", "O")}
 
 
-# The family's one encoder of a position into planes: GameState.planes and the AEC env use it (the
+# The family's one encoder of a position into planes: MNKState.planes and the AEC env use it (the
 # batched engine's writers in vector/kernels.py are its twins, compared cell by cell in the tests).
 @cached_kernel()
 def fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_forbidden, live, planes, mask):
@@ -162,9 +163,9 @@ class MNKGame:
 
     color_name = player_name  # the family's own word for it
 
-    def new_state(self) -> GameState:
+    def new_state(self) -> MNKState:
         """The empty board, black (the first player) to move."""
-        return GameState(self)
+        return MNKState(self)
 
     def describe(self) -> str:
         """The game in words: ``"15x15, 5 in a row, renju"``."""
@@ -193,7 +194,7 @@ class MNKGame:
         return perms
 
 
-class GameState:
+class MNKState:
     """A position of an :class:`MNKGame`; mutate only through :meth:`play`."""
 
     __slots__ = (
@@ -216,7 +217,7 @@ class GameState:
         self._num_forbidden = 0
 
     @classmethod
-    def from_position(cls, game: MNKGame, board: np.ndarray, to_move: int, last_move: int = NO_MOVE) -> GameState:
+    def from_position(cls, game: MNKGame, board: np.ndarray, to_move: int, last_move: int = NO_MOVE) -> MNKState:
         """A non-terminal position given by its stones, for search code that tracks bare boards.
 
         The caller vouches that the position is reachable and not over; the
@@ -229,8 +230,8 @@ class GameState:
         state.last_move = last_move
         return state
 
-    def clone(self) -> GameState:
-        other = GameState.__new__(GameState)
+    def clone(self) -> MNKState:
+        other = MNKState.__new__(MNKState)
         other.game = self.game
         other.board = self.board.copy()
         other.to_move = self.to_move
@@ -353,4 +354,8 @@ class GameState:
     def __repr__(self) -> str:
         g = self.game
         status = "over" if self.terminal else ("black" if self.to_move == BLACK else "white") + " to move"
-        return f"<GameState {g.size}x{g.size} k={g.win_length} {g.rule}, {self.num_moves} moves, {status}>"
+        return f"<MNKState {g.size}x{g.size} k={g.win_length} {g.rule}, {self.num_moves} moves, {status}>"
+
+
+# Old names (``GameState``, 0.1.0) answer with a DeprecationWarning naming the new one: _compat.RENAMED.
+__getattr__ = renamed_attributes(__name__)

@@ -27,23 +27,25 @@ from pettingzoo import aec_registry, register
 from boardgame_envs.envs.game_env import GameEnv
 from boardgame_envs.envs.single_agent import register_gymnasium_envs
 from boardgame_envs.envs.wrappers import safety_wrap
-from boardgame_envs.games.catalog import GAMES, GameInfo
+from boardgame_envs.games.catalog import ENVS, GAMES, GameInfo, register_env
 from games.misere_game import AvoidThreeGame
 
 # The test game's entry: what a game author writes, with every derivable field left out.
 TEST_ENTRY = GameInfo(
-    name="avoid_three", summary="misère tic-tac-toe: three in a row loses (a test game)", module="avoid_three_v0",
-    pettingzoo_id="boardgame_envs/avoid_three-v0", factory="games.misere_game:AvoidThreeGame",
-    gymnasium_ids={"boardgame_envs/AvoidThree-v0": {}},
+    name="avoid_three", summary="misère tic-tac-toe: three in a row loses (a test game)",
+    factory="games.misere_game:AvoidThreeGame",
 )  # fmt: skip
+TEST_MODULE = "boardgame_envs.avoid_three_v0"
+TEST_PETTINGZOO_ID = "boardgame_envs/avoid_three-v0"
+TEST_GYMNASIUM_IDS = {"boardgame_envs/AvoidThree-v0": {}}
 
 
 def _env_module() -> types.ModuleType:
     """The test game's env module, as a game author writes it (boardgame_envs/connect_four_v0.py is the model)."""
-    module = types.ModuleType(f"boardgame_envs.{TEST_ENTRY.module}")
+    module = types.ModuleType(TEST_MODULE)
 
     class raw_env(GameEnv):  # noqa: N801 (PettingZoo's module convention)
-        metadata = {**GameEnv.metadata, "name": TEST_ENTRY.module}
+        metadata = {**GameEnv.metadata, "name": TEST_MODULE.rpartition(".")[2]}
 
         def __init__(self, render_mode: str | None = None) -> None:
             EzPickle.__init__(self, render_mode=render_mode)
@@ -60,20 +62,22 @@ def _env_module() -> types.ModuleType:
 
 @contextlib.contextmanager
 def in_catalog() -> Iterator[None]:
-    """The test game in the catalog, its env module importable and its ids registered, while the block runs."""
+    """The test game in the catalog, its env module imported (registering itself) and its ids registered, while the block runs."""
     module = _env_module()
     sys.modules[module.__name__] = module
     GAMES[TEST_ENTRY.name] = TEST_ENTRY
     try:
+        register_env(TEST_ENTRY.name, module.__name__, TEST_PETTINGZOO_ID, TEST_GYMNASIUM_IDS)  # as its module does on import
         register_gymnasium_envs()
-        register("aec", TEST_ENTRY.pettingzoo_id, f"{module.__name__}:env")
+        register("aec", TEST_PETTINGZOO_ID, f"{module.__name__}:env")
         yield
     finally:
         del GAMES[TEST_ENTRY.name]
+        ENVS.pop(TEST_ENTRY.name, None)
         del sys.modules[module.__name__]
-        for env_id in TEST_ENTRY.gymnasium_ids:
+        for env_id in TEST_GYMNASIUM_IDS:
             gymnasium.registry.pop(env_id, None)
-        aec_registry.pop(TEST_ENTRY.pettingzoo_id, None)
+        aec_registry.pop(TEST_PETTINGZOO_ID, None)
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ class Case:
 
     def env_fn(self, raw: bool = False) -> Any:
         """A ``(render_mode=None) -> AEC env`` from the entry's env module (while active, for the test game)."""
-        module = importlib.import_module(f"boardgame_envs.{self.info.module}")
+        module = importlib.import_module(self.info.module)
         return functools.partial(module.raw_env if raw else module.env, **self.info.env_kwargs(self.game()))
 
 

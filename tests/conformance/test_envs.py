@@ -37,7 +37,7 @@ def test_spaces_metadata_and_a_pickled_env_mid_game(case):
     meta = env.unwrapped.metadata
     assert meta["is_parallelizable"] is False and meta["render_fps"] > 0
     assert set(meta["render_modes"]) == {"human", "ansi", "rgb_array"}
-    assert meta["name"] == case.info.module
+    assert meta["name"] == case.info.module.rpartition(".")[2]
     a, b = env.possible_agents
     assert env.observation_space(a) is env.observation_space(a)  # stable, and shared by the agents
     assert env.observation_space(a) == env.observation_space(b) and env.action_space(a) == env.action_space(b)
