@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.mnk import MNKGame, MNKState
 
 CHARS = {".": 0, "X": 1, "O": 2}
 
@@ -37,8 +37,8 @@ def parse_marked(text: str, marks: dict[str, object]) -> tuple[np.ndarray, dict[
     return parse(plain), marked
 
 
-def state_from(text: str, win_length: int = 5, rule: str = "freestyle", to_move: int | None = None) -> GameState:
-    """A :class:`GameState` holding the drawn stones; by default black moves if counts are equal."""
+def state_from(text: str, win_length: int = 5, rule: str = "freestyle", to_move: int | None = None) -> MNKState:
+    """An :class:`MNKState` holding the drawn stones; by default black moves if counts are equal."""
     board = parse(text)
     n = board.shape[0]
     state = MNKGame(n, win_length, rule).new_state()

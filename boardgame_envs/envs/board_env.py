@@ -1,6 +1,6 @@
 """One PettingZoo AEC environment over any :class:`~boardgame_envs.games.mnk.MNKGame`.
 
-The env is a thin adapter: the rules live in the :class:`GameState` it holds
+The env is a thin adapter: the rules live in the :class:`MNKState` it holds
 (``env.unwrapped.game_state``), which search policies clone instead of the env.
 Observations are relative to the agent that observes, HWC ``int8`` planes:
 
@@ -31,7 +31,7 @@ from boardgame_envs.games.mnk import (
     PLANE_LAST_MOVE,
     PLANE_OPPONENT,
     PLANE_OWN,
-    GameState,
+    MNKState,
     IllegalMoveError,
     MNKGame,
     fill_observation,
@@ -130,7 +130,7 @@ class BoardEnv(GameEnv):
         """
         super().reset(seed, options)
 
-    def _opening_state(self, opening: object) -> tuple[GameState, list[int]]:
+    def _opening_state(self, opening: object) -> tuple[MNKState, list[int]]:
         """The position after ``opening`` (see :meth:`reset`), checked move by move, and its moves."""
         state = self.game.new_state()
         n = self.game.size
@@ -187,10 +187,10 @@ class BoardEnv(GameEnv):
         }
         self._empty = np.ones(self.num_actions, dtype=np.int8)
         self._no_moves = np.zeros(self.num_actions, dtype=np.int8)  # the mask of an agent not to move
-        self._views_state: GameState | None = None  # the state the views describe, at _views_moves moves
+        self._views_state: MNKState | None = None  # the state the views describe, at _views_moves moves
         self._views_moves = -1
 
-    def _sync_views(self, state: GameState) -> None:
+    def _sync_views(self, state: MNKState) -> None:
         """Fill the viewers' plane arrays for ``state``; ``step`` then keeps them up to date."""
         self._view_buffer[...] = self._view_blank
         if state.num_moves:
@@ -206,7 +206,7 @@ class BoardEnv(GameEnv):
         self._views_state = state
         self._views_moves = state.num_moves
 
-    def observe_state(self, state: GameState) -> dict[str, np.ndarray]:
+    def observe_state(self, state: MNKState) -> dict[str, np.ndarray]:
         """The observation that the player to move in ``state`` would get.
 
         For code that searches on cloned game states (AlphaZero, policies) and
@@ -234,7 +234,7 @@ class BoardEnv(GameEnv):
         )  # fmt: skip
         return planes
 
-    def _encode(self, state: GameState, color: int, live: bool) -> dict[str, np.ndarray]:
+    def _encode(self, state: MNKState, color: int, live: bool) -> dict[str, np.ndarray]:
         n = self.game.size
         planes = np.zeros((n, n, self._num_planes), dtype=np.int8)
         mask = np.zeros(n * n, dtype=np.int8)

@@ -4,7 +4,7 @@
 :class:`~boardgame_envs.games.opening_rules.OpeningRule` (stones within
 zones, swaps, fifth-move offers and the choice among them) and then hands
 over to the base game: from the first move of normal play on, legality, wins,
-forbidden points and draws are the base :class:`GameState`'s own, which the
+forbidden points and draws are the base :class:`MNKState`'s own, which the
 opening state holds (``state.base``) and plays every stone into.
 
 **Players are seats.** Player 1 is the first player and player 2 the second
@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.mnk import MNKGame, MNKState
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.opening_rules import (
     CHOOSE,
@@ -187,7 +187,7 @@ class OpeningState:
 
     def __init__(self, game: OpeningRuleGame) -> None:
         self.game = game
-        self.base: GameState = game.base.new_state()
+        self.base: MNKState = game.base.new_state()
         self.board = self.base.board  # the same array: colours, as the base game has them
         self.winner = 0
         self.terminal = False

@@ -22,7 +22,7 @@ import numpy as np
 
 from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.lines import DIRECTIONS
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.mnk import MNKGame, MNKState
 from boardgame_envs.games.protocol import outcome_for
 
 MAX_CELLS = 64  # the bounds table keeps moves as int8
@@ -111,7 +111,7 @@ class Solver:
                                         self.game.win_length, self.zob, key, self.tt_key, self.tt_lo, self.tt_hi,
                                         self.tt_move, self.nodes))  # fmt: skip
 
-    def value(self, state: GameState) -> int:
+    def value(self, state: MNKState) -> int:
         """Value of ``state`` for its player to move (+1, 0, -1); a finished game's, by its returns, for the
         player who did not make the last move."""
         self._check(state)
@@ -119,7 +119,7 @@ class Solver:
             return int(outcome_for(state, 3 - int(state.board[state.last_move])))
         return self.board_value(state.board)
 
-    def action_values(self, state: GameState) -> np.ndarray:
+    def action_values(self, state: MNKState) -> np.ndarray:
         """Value of each legal action for the player to move; ``nan`` where illegal."""
         self._check(state)
         values = np.full(self.game.num_actions, np.nan)
@@ -129,18 +129,18 @@ class Solver:
             values[action] = -self.value(child)
         return values
 
-    def optimal_actions(self, state: GameState) -> np.ndarray:
+    def optimal_actions(self, state: MNKState) -> np.ndarray:
         """The legal actions that keep the game-theoretic value."""
         values = self.action_values(state)
         return np.flatnonzero(values == np.nanmax(values))
 
-    def wins_by_force(self, state: GameState) -> bool:
+    def wins_by_force(self, state: MNKState) -> bool:
         """Whether the player who has just moved into ``state`` has won, or wins by force."""
         if state.terminal:
             return outcome_for(state, int(state.board[state.last_move])) > 0
         return self.board_value(state.board, -1, 0) <= -1
 
-    def winning_move(self, state: GameState) -> int | None:
+    def winning_move(self, state: MNKState) -> int | None:
         """A move that wins for the side to move, centre first and immediate wins before forced ones; else None."""
         size = state.game.size
         centre = (size - 1) / 2
@@ -189,7 +189,7 @@ class Solver:
                 seen.update(int(np.flatnonzero(g == cell)[0]) for g in images)
         return out
 
-    def _check(self, state: GameState) -> None:
+    def _check(self, state: MNKState) -> None:
         if state.game != self.game:
             raise ValueError(f"this solver is for {self.game}, not {state.game}")
 

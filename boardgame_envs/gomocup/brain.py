@@ -2,7 +2,7 @@
 
 ``boardgame-envs pbrain --policy SPEC`` runs :func:`serve`; GUIs (Piskvork, Yixin-Board)
 and match runners (c-gomoku-cli, GomocupJudge) start it as they start any ``pbrain-*``.
-The brain keeps the game in a :class:`~boardgame_envs.games.mnk.GameState`, so the rules are
+The brain keeps the game in a :class:`~boardgame_envs.games.mnk.MNKState`, so the rules are
 ours: five in a row, ``INFO rule`` 0 freestyle, 1 standard (exactly five), 4 renju.
 
 Commands (case-insensitive):
@@ -51,7 +51,7 @@ from typing import Any, TextIO
 from boardgame_envs import __version__
 from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.games.lines import BLACK, WHITE, opponent
-from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
+from boardgame_envs.games.mnk import IllegalMoveError, MNKGame, MNKState
 from boardgame_envs.gomocup import swap2
 from boardgame_envs.gomocup.protocol import (
     MAX_LINE_BYTES,
@@ -121,7 +121,7 @@ class Brain:
         self.rule = "freestyle"
         self.moves: list[int] = []  # the game so far, in our actions
         self.me: int | None = None  # our colour, once the game has told us
-        self.state: GameState | None = None
+        self.state: MNKState | None = None
         self._board_lines: list[str] | None = None  # collecting BOARD (or SWAP2BOARD) ... DONE
         self._collecting = "BOARD"  # which of the two the lines are for
 
@@ -359,7 +359,7 @@ class Brain:
             point = format_point(action, self.size)
             raise CommandError(f"{command} {point} ends the game ({result}): no move to answer")
 
-    def _replay(self, size: int, rule: str, moves: Iterable[int]) -> GameState:
+    def _replay(self, size: int, rule: str, moves: Iterable[int]) -> MNKState:
         game = MNKGame(size, 5, rule)
         wanted = getattr(self.policy, "game", None)
         if wanted is not None and wanted != game:
@@ -372,7 +372,7 @@ class Brain:
             raise CommandError(str(exc)) from None
         return state
 
-    def _think(self, state: GameState, moves: list[int], me: int) -> str:
+    def _think(self, state: MNKState, moves: list[int], me: int) -> str:
         """Our move in ``state`` (our turn); on success the brain takes ``state`` and ``moves`` as its game."""
         if state.terminal:
             raise CommandError("the game is over: send RESTART or BOARD")

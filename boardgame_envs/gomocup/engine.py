@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.lines import BLACK, WHITE
-from boardgame_envs.games.mnk import RULES, GameState, IllegalMoveError, MNKGame
+from boardgame_envs.games.mnk import RULES, IllegalMoveError, MNKGame, MNKState
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.gomocup import swap2
@@ -195,7 +195,7 @@ class GomocupEngine:
         self._keep_clock = False  # a game without an opening rule: a new game is a new clock
         return self._move(state)
 
-    def _move(self, state: GameState) -> int:
+    def _move(self, state: MNKState) -> int:
         """The engine's move in a position of the base game (``TURN``, ``BEGIN`` or ``BOARD``)."""
         self._check_game(state.game)
         self._ready(state.game)
@@ -379,7 +379,7 @@ class GomocupEngine:
             self._used_ms = 0.0
         self._keep_clock = False
 
-    def _sync(self, state: GameState) -> list[str]:
+    def _sync(self, state: MNKState) -> list[str]:
         """The lines that bring the engine to ``state`` and ask for its move (``TAKEBACK`` s sent already)."""
         step = None if self._history is None else self._step_to(state)
         if step is not None:
@@ -400,7 +400,7 @@ class GomocupEngine:
         own = state.to_move
         return ["BOARD", *(f"{format_point(a, n)},{1 if state.board[a] == own else 2}" for a in order), "DONE"]
 
-    def _step_to(self, state: GameState) -> list[str] | None:
+    def _step_to(self, state: MNKState) -> list[str] | None:
         """``BEGIN``, or ``TURN x,y`` after taking back what the position no longer has; None if that cannot work."""
         history, n = self._history, state.game.size
         if state.num_moves == 0:
@@ -478,7 +478,7 @@ class GomocupEngine:
             self._send(line)
         return self._process.answer(commands[0], timeout_s, deadline=deadline)
 
-    def _check_move(self, state: GameState, answer: str, command: str) -> int:
+    def _check_move(self, state: MNKState, answer: str, command: str) -> int:
         n = state.game.size
         shown = clip(printable(answer))
         if answer.upper().startswith("ERROR"):

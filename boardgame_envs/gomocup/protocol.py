@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from boardgame_envs.games.lines import BLACK, WHITE, opponent
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.mnk import MNKGame, MNKState
 
 #: ``INFO rule`` values we send for each of our rules.
 RULE_BITS = {"freestyle": 0, "standard": 1, "renju": 4}
@@ -176,7 +176,7 @@ def legal_order(
     tries = [0]
     failed: set[frozenset[int]] = set()  # sets of placed stones from which no order finishes
 
-    def extend(state: GameState, left: dict[int, list[int]], placed: frozenset[int]) -> list[int] | None:
+    def extend(state: MNKState, left: dict[int, list[int]], placed: frozenset[int]) -> list[int] | None:
         if state.num_moves == total:
             return []
         if placed in failed:

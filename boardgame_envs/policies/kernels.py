@@ -12,11 +12,11 @@ import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win, opponent
-from boardgame_envs.games.mnk import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, R_RENJU, GameState  # noqa: F401 (R_* re-exported)
+from boardgame_envs.games.mnk import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, R_RENJU, MNKState  # noqa: F401 (R_* re-exported)
 from boardgame_envs.games.renju import KIND_NONE, forbidden_kind_flat
 
 
-def rules_of(state: GameState) -> np.ndarray:
+def rules_of(state: MNKState) -> np.ndarray:
     """The ``rules`` array of a game state's game."""
     return state.game.rules_array()
 

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.lines import BLACK
-from boardgame_envs.games.mnk import GameState
+from boardgame_envs.games.mnk import MNKState
 from boardgame_envs.games.opening_game import OpeningState
 from boardgame_envs.games.opening_rules import (
     CHOICE,
@@ -62,7 +62,7 @@ from boardgame_envs.games.opening_rules import (
 )
 from boardgame_envs.policies.base import random_argmax
 
-Value = Callable[[GameState], float]  # a base position's value in [-1, 1] for its colour to move
+Value = Callable[[MNKState], float]  # a base position's value in [-1, 1] for its colour to move
 REACH = 2  # candidate points lie within this many points (rows and columns) of a stone
 CACHE_POSITIONS = 8  # positions whose children's values a cache keeps
 EVEN = 1e-3  # what an option that can only do as well as an even game loses against one that does
@@ -79,13 +79,13 @@ def playing_state(state: Any) -> Any:
     return state.base if isinstance(state, OpeningState) else state
 
 
-def black_value(base: GameState, value: Value) -> float:
+def black_value(base: MNKState, value: Value) -> float:
     """``value`` of ``base`` turned to black's side."""
     v = float(value(base))
     return v if base.to_move == BLACK else -v
 
 
-def candidates(base: GameState, mask: np.ndarray) -> np.ndarray:
+def candidates(base: MNKState, mask: np.ndarray) -> np.ndarray:
     """The points of ``mask`` within :data:`REACH` of a stone (of the centre on an empty board), or all of them."""
     n = base.game.size
     stones = base.board.reshape(n, n) != 0
@@ -99,7 +99,7 @@ def candidates(base: GameState, mask: np.ndarray) -> np.ndarray:
     return points if points.size else np.flatnonzero(mask)
 
 
-def child_values(base: GameState, points: np.ndarray, value: Value, cache: dict | None) -> dict[int, float]:
+def child_values(base: MNKState, points: np.ndarray, value: Value, cache: dict | None) -> dict[int, float]:
     """``v_black`` after the colour to move lays a stone at each of ``points`` (legal), memoised in ``cache``."""
     memo: dict[int, float] = {}
     if cache is not None:
@@ -137,7 +137,7 @@ def _kth(ranked: list[float], k: int) -> float:
 
 
 def scores(state: OpeningState, value: Value, cache: dict | None = None,
-           search: Callable[[GameState], int] | None = None) -> np.ndarray:  # fmt: skip
+           search: Callable[[MNKState], int] | None = None) -> np.ndarray:  # fmt: skip
     """The mover's score of every legal action of the current opening step (``-inf`` for the rest).
 
     The highest score is the decision (module docstring); ``search`` is the
@@ -204,6 +204,6 @@ def scores(state: OpeningState, value: Value, cache: dict | None = None,
 
 
 def decide(state: OpeningState, value: Value, rng: np.random.Generator, cache: dict | None = None,
-           search: Callable[[GameState], int] | None = None) -> int:  # fmt: skip
+           search: Callable[[MNKState], int] | None = None) -> int:  # fmt: skip
     """The opening decision of :func:`scores`, ties broken by ``rng``."""
     return random_argmax(scores(state, value, cache, search), rng)

@@ -41,7 +41,7 @@ from collections.abc import Callable
 import numpy as np
 
 from boardgame_envs.games.lines import BLACK
-from boardgame_envs.games.mnk import GameState
+from boardgame_envs.games.mnk import MNKState
 from boardgame_envs.policies.kernels import rules_of
 from boardgame_envs.policies.puct_kernels import (  # noqa: F401 (the node columns and outcomes re-exported)
     COUNT,
@@ -60,7 +60,7 @@ from boardgame_envs.policies.puct_kernels import (  # noqa: F401 (the node colum
     select_leaves,
 )
 
-Evaluator = Callable[[GameState], tuple[np.ndarray, float]]
+Evaluator = Callable[[MNKState], tuple[np.ndarray, float]]
 BatchEvaluator = Callable[["PUCTForest", np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
@@ -221,7 +221,7 @@ class PUCTForest(LockstepSearch):
     def batch(self) -> int:
         return self.roots.shape[0]
 
-    def set_root(self, b: int, state: GameState) -> None:
+    def set_root(self, b: int, state: MNKState) -> None:
         """Start tree ``b`` afresh at ``state``."""
         if state.terminal:
             raise ValueError("the game is over: there is nothing to search")
@@ -234,7 +234,7 @@ class PUCTForest(LockstepSearch):
         self.tree_f[b, 0] = 0.0
         self.sizes[b] = 1
 
-    def set_roots(self, states: list[GameState]) -> None:
+    def set_roots(self, states: list[MNKState]) -> None:
         for b, state in enumerate(states):
             self.set_root(b, state)
 
@@ -283,9 +283,9 @@ class PUCTForest(LockstepSearch):
         visits = self.tree_f[b, 0, VISITS]
         return float(-self.tree_f[b, 0, VALUE_SUM] / visits) if visits > 0 else 0.0
 
-    def leaf_state(self, b: int) -> GameState:
-        """The pending leaf of tree ``b`` as a :class:`GameState` (for per-position evaluators)."""
-        return GameState.from_position(self.game, self.leaf_board[b], int(self.leaf_color[b]), int(self.leaf_last[b]))
+    def leaf_state(self, b: int) -> MNKState:
+        """The pending leaf of tree ``b`` as an :class:`MNKState` (for per-position evaluators)."""
+        return MNKState.from_position(self.game, self.leaf_board[b], int(self.leaf_color[b]), int(self.leaf_last[b]))
 
 
 def check_threats(threats: bool, vcf_nodes: int) -> tuple[bool, int]:
@@ -321,7 +321,7 @@ class PUCTSearch:
         self.dirichlet_fraction = dirichlet_fraction
         self.rng = rng if rng is not None else np.random.default_rng()
 
-    def run(self, state: GameState, simulations: int, time_limit: float | None = None) -> np.ndarray:
+    def run(self, state: MNKState, simulations: int, time_limit: float | None = None) -> np.ndarray:
         """Visit counts of the root's actions after ``simulations`` simulations (fewer if ``time_limit``
         seconds run out first), shape ``(n*n,)``."""
         forest = PUCTForest(1, state.game, capacity=1 + simulations * state.game.num_actions, c_puct=self.c_puct)

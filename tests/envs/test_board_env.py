@@ -429,13 +429,13 @@ def test_dead_steps_match_pettingzoos(moves):
 
 
 def test_observe_a_state_built_from_numpy_scalars():
-    from boardgame_envs.games.mnk import GameState
+    from boardgame_envs.games.mnk import MNKState
 
     env = gomoku_v0.raw_env(board_size=7, win_length=4)
     env.reset()
     board = np.zeros(49, dtype=np.int8)
     board[24] = 1
-    env.game_state = GameState.from_position(env.game, board, np.int64(2), np.int64(24))
+    env.game_state = MNKState.from_position(env.game, board, np.int64(2), np.int64(24))
     env.agent_selection = "white_0"
     planes = env.observe("white_0")["observation"]
     assert planes[3, 3].tolist() == [0, 1, 1, 0]  # black's stone, the last move, white to move
@@ -446,7 +446,7 @@ def test_observe_a_state_built_from_numpy_scalars():
     lambda: tictactoe_v0.raw_env(), lambda: gomoku_v0.raw_env(7, 4, "freestyle"), lambda: gomoku_v0.raw_env(9, rule="renju"),
 ])  # fmt: skip
 def test_state_planes_are_the_env_observation(make):
-    """GameState.planes (what policies and networks encode a bare state with) is observe()'s layout, cell for cell."""
+    """MNKState.planes (what policies and networks encode a bare state with) is observe()'s layout, cell for cell."""
     env = make()
     rng = np.random.default_rng(5)
     for _ in range(3):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.mnk import MNKGame, MNKState
 
 MAX_CELLS = 16  # 4x4 boards still solve in seconds; larger ones do not
 
@@ -24,7 +24,7 @@ class MemoSolver:
         self.game = game
         self._values: dict[bytes, int] = {}
 
-    def value(self, state: GameState) -> int:
+    def value(self, state: MNKState) -> int:
         """Value of ``state`` for its player to move (+1, 0, -1)."""
         if state.game != self.game:
             raise ValueError(f"this solver is for {self.game}, not {state.game}")
@@ -46,7 +46,7 @@ class MemoSolver:
         self._values[key] = result
         return result
 
-    def action_values(self, state: GameState) -> np.ndarray:
+    def action_values(self, state: MNKState) -> np.ndarray:
         """Value of each legal action for the player to move; ``nan`` where illegal."""
         values = np.full(self.game.num_actions, np.nan)
         for action in state.legal_actions():
@@ -55,7 +55,7 @@ class MemoSolver:
             values[action] = -self.value(child)
         return values
 
-    def optimal_actions(self, state: GameState) -> np.ndarray:
+    def optimal_actions(self, state: MNKState) -> np.ndarray:
         """The legal actions that keep the game-theoretic value."""
         values = self.action_values(state)
         return np.flatnonzero(values == np.nanmax(values))

@@ -57,7 +57,7 @@ def _check(forbidden: np.ndarray, info: np.ndarray, count: int, board: np.ndarra
 
 
 def _play_game(rng: np.random.Generator, n: int, bias: float) -> int:
-    """Play one renju game through GameState, checking the mask after every move; return the moves."""
+    """Play one renju game through MNKState, checking the mask after every move; return the moves."""
     state = MNKGame(n, 5, "renju").new_state()
     while not state.terminal:
         legal = state.legal_actions()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from boardgame_envs import gomoku_v0, tictactoe_v0
-from boardgame_envs.games.mnk import GameState
+from boardgame_envs.games.mnk import MNKState
 from boardgame_envs.games.symmetry import (
     NUM_SYMMETRIES,
     inverse,
@@ -78,7 +78,7 @@ def test_planes_and_masks_move_exactly_as_the_env_encodes_the_moved_board(make_e
         obs = env.observe_state(state)
         for s in range(NUM_SYMMETRIES):
             last = -1 if state.last_move < 0 else transform_action(state.last_move, s, n)
-            moved = GameState.from_position(env.game, transform_actions(state.board, s), state.to_move, last)
+            moved = MNKState.from_position(env.game, transform_actions(state.board, s), state.to_move, last)
             expected = env.observe_state(moved)
             assert (transform_planes(obs["observation"], s) == expected["observation"]).all()
             assert (transform_actions(obs["action_mask"], s) == expected["action_mask"]).all()
