@@ -49,7 +49,11 @@ class GameInfo:
 
     m,n,k games (tic-tac-toe, gomoku, renju) take ``board_size``, ``win_length``
     and ``rule`` within ``sizes`` and ``rules``; a game with a ``factory``
-    (connect four) takes no parameters and is built by calling it.
+    (connect four) takes no parameters and is built by calling it. What the
+    layers above make of a game is theirs: its env and registry ids are what
+    its env module registered (:func:`register_env`; read through
+    :attr:`env`, :attr:`module`, :attr:`pettingzoo_id`, :attr:`gymnasium_ids`),
+    its AlphaZero defaults are in :mod:`boardgame_envs.alphazero.defaults`.
     """
 
     name: str  # as the command line, the single-agent view and the ladder spell it
