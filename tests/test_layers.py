@@ -49,7 +49,7 @@ def imported_by_call(node: ast.AST) -> str | None:
 
     A literal string counts in full; an f-string counts as far as its literal start
     (``f"boardgame_envs.ladder.{name}"`` names the ladder). A name held in data (the
-    registry's ``"module:attr"`` strings, the catalog's env modules, ``f"boardgame_envs.{module}"``)
+    registry's ``"module:attr"`` strings, the env module a game registered)
     is the sanctioned way a lower layer names an upper one, and is not seen.
     """
     if not isinstance(node, ast.Call) or not node.args:
@@ -146,7 +146,7 @@ def upper_modules_named(path: Path) -> set[str]:
             module = word.partition(":")[0]
             parts = module.split(".")
             group = parts[1] if parts[0] == "boardgame_envs" and len(parts) > 1 else parts[0] if ":" in word else None
-            if group is None and parts[0] in root_modules - set(LAYERS) | {m for m in LAYERS if m.endswith("_v0")}:
+            if group is None and parts[0] in root_modules - set(LAYERS) | {m for m in LAYERS if re.fullmatch(r"\w+_v\d+", m)}:
                 group = parts[0]  # a bare root module's name, such as an env module's
             if group in LAYERS and LAYERS[group] > LAYERS["games"]:
                 found.add(module)
