@@ -2,11 +2,12 @@
 
 Each catalog entry gives its default game; an entry with a choice of board and
 rule also gives each of its rules on its smallest board (cheap, and every rule
-seen). The suite's own test game (tests/games/misere_game.py, where the player
-who ends the game loses) joins every check as a new game would: while a test
-of it runs, it is in the catalog with an env module of a few lines and its
-Gymnasium id (:func:`in_catalog`), and out of it afterwards, so the shipped
-catalog never holds it.
+seen). The suite's own test games (tests/games/misere_game.py, where the player
+who ends the game loses; tests/games/pass_game.py, with a pass, an action that
+is no cell) join every check as a new game would: while a test of one runs, it
+is in the catalog with an env module of a few lines and its Gymnasium id
+(:func:`in_catalog`), and out of it afterwards, so the shipped catalog never
+holds it.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from boardgame_envs.envs.single_agent import register_gymnasium_envs
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import ENVS, GAMES, GameInfo, register_env
 from games.misere_game import AvoidThreeGame
+from games.pass_game import PassGame
 
-# The test game's entry: what a game author writes, with every derivable field left out.
+# The test games' entries: what a game author writes, with every derivable field left out.
 TEST_ENTRY = GameInfo(
     name="avoid_three", summary="misère tic-tac-toe: three in a row loses (a test game)",
     factory="games.misere_game:AvoidThreeGame",
@@ -38,18 +40,39 @@ TEST_ENTRY = GameInfo(
 TEST_MODULE = "boardgame_envs.avoid_three_v0"
 TEST_PETTINGZOO_ID = "boardgame_envs/avoid_three-v0"
 TEST_GYMNASIUM_IDS = {"boardgame_envs/AvoidThree-v0": {}}
+PASS_ENTRY = GameInfo(
+    name="place_or_pass", summary="tic-tac-toe with a pass (a test game)", factory="games.pass_game:PassGame",
+)  # fmt: skip
 
 
-def _env_module() -> types.ModuleType:
-    """The test game's env module, as a game author writes it (boardgame_envs/connect_four_v0.py is the model)."""
-    module = types.ModuleType(TEST_MODULE)
+@dataclass(frozen=True)
+class TemporaryGame:
+    """A test game: its entry, its Game class, and what its env module would register."""
+
+    entry: GameInfo
+    game_class: type
+    module: str
+    pettingzoo_id: str
+    gymnasium_ids: dict[str, dict[str, Any]]
+
+
+TEST_ENTRIES = {
+    TEST_ENTRY.name: TemporaryGame(TEST_ENTRY, AvoidThreeGame, TEST_MODULE, TEST_PETTINGZOO_ID, TEST_GYMNASIUM_IDS),
+    PASS_ENTRY.name: TemporaryGame(PASS_ENTRY, PassGame, "boardgame_envs.place_or_pass_v0",
+                              "boardgame_envs/place_or_pass-v0", {"boardgame_envs/PlaceOrPass-v0": {}}),
+}  # fmt: skip
+
+
+def _env_module(test: TemporaryGame = TEST_ENTRIES[TEST_ENTRY.name]) -> types.ModuleType:
+    """A test game's env module, as a game author writes it (boardgame_envs/connect_four_v0.py is the model)."""
+    module = types.ModuleType(test.module)
 
     class raw_env(GameEnv):  # noqa: N801 (PettingZoo's module convention)
-        metadata = {**GameEnv.metadata, "name": TEST_MODULE.rpartition(".")[2]}
+        metadata = {**GameEnv.metadata, "name": test.module.rpartition(".")[2]}
 
         def __init__(self, render_mode: str | None = None) -> None:
             EzPickle.__init__(self, render_mode=render_mode)
-            super().__init__(AvoidThreeGame(), ("player_0", "player_1"), render_mode)
+            super().__init__(test.game_class(), ("player_0", "player_1"), render_mode)
 
     def env(render_mode: str | None = None) -> Any:
         return safety_wrap(raw_env(render_mode=render_mode))
@@ -61,23 +84,25 @@ def _env_module() -> types.ModuleType:
 
 
 @contextlib.contextmanager
-def in_catalog() -> Iterator[None]:
-    """The test game in the catalog, its env module imported (registering itself) and its ids registered, while the block runs."""
-    module = _env_module()
+def in_catalog(name: str = TEST_ENTRY.name) -> Iterator[None]:
+    """The test game ``name`` in the catalog, its env module imported (registering itself) and its ids registered,
+    while the block runs."""
+    test = TEST_ENTRIES[name]
+    module = _env_module(test)
     sys.modules[module.__name__] = module
-    GAMES[TEST_ENTRY.name] = TEST_ENTRY
+    GAMES[name] = test.entry
     try:
-        register_env(TEST_ENTRY.name, module.__name__, TEST_PETTINGZOO_ID, TEST_GYMNASIUM_IDS)  # as its module does on import
+        register_env(name, module.__name__, test.pettingzoo_id, test.gymnasium_ids)  # as its module does on import
         register_gymnasium_envs()
-        register("aec", TEST_PETTINGZOO_ID, f"{module.__name__}:env")
+        register("aec", test.pettingzoo_id, f"{module.__name__}:env")
         yield
     finally:
-        del GAMES[TEST_ENTRY.name]
-        ENVS.pop(TEST_ENTRY.name, None)
+        del GAMES[name]
+        ENVS.pop(name, None)
         del sys.modules[module.__name__]
-        for env_id in TEST_GYMNASIUM_IDS:
+        for env_id in test.gymnasium_ids:
             gymnasium.registry.pop(env_id, None)
-        aec_registry.pop(TEST_PETTINGZOO_ID, None)
+        aec_registry.pop(test.pettingzoo_id, None)
 
 
 @dataclass(frozen=True)
@@ -91,14 +116,14 @@ class Case:
 
     @property
     def info(self) -> GameInfo:
-        return TEST_ENTRY if self.temporary else GAMES[self.entry]
+        return TEST_ENTRIES[self.entry].entry if self.temporary else GAMES[self.entry]
 
     def game(self) -> Any:
         return self.info.game(**dict(self.kwargs))
 
     def active(self) -> contextlib.AbstractContextManager:
         """What a test of this case runs under: the test game put in the catalog, else nothing."""
-        return in_catalog() if self.temporary else contextlib.nullcontext()
+        return in_catalog(self.entry) if self.temporary else contextlib.nullcontext()
 
     def env_fn(self, raw: bool = False) -> Any:
         """A ``(render_mode=None) -> AEC env`` from the entry's env module (while active, for the test game)."""
@@ -118,7 +143,7 @@ def catalog_cases() -> list[Case]:
 
 CATALOG = catalog_cases()
 DEFAULTS = [case for case in CATALOG if not case.kwargs]  # one case per entry: the costlier checks
-TEST_GAMES = [Case("avoid_three (test game)", TEST_ENTRY.name, temporary=True)]
+TEST_GAMES = [Case(f"{name} (test game)", name, temporary=True) for name in TEST_ENTRIES]
 ALL = CATALOG + TEST_GAMES
 
 

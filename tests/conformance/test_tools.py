@@ -60,10 +60,11 @@ def test_the_ladders_levels_build(case):
             assert make_policy(f"level:{ladder.name}/{i}", seed=0).act(case.game().new_state()) >= 0
 
 
-def test_the_test_game_leaves_the_catalog_after_its_tests():
-    from boardgame_envs.games.catalog import GAMES
+def test_the_test_games_leave_the_catalog_after_their_tests():
+    from boardgame_envs.games.catalog import ENVS, GAMES
 
-    assert TEST_GAMES[0].entry not in GAMES
+    names = {case.entry for case in TEST_GAMES}
+    assert names == {"avoid_three", "place_or_pass"} and not names & (set(GAMES) | set(ENVS))
 
 
 def test_every_ladder_plays_a_catalog_game():
