@@ -104,11 +104,9 @@ def test_the_terminal_undoes_a_pass():
     assert winner == -1 and "result:" not in out
 
 
-pygame = pytest.importorskip("pygame")
-
-
 @pytest.fixture
 def window(monkeypatch):
+    pytest.importorskip("pygame")  # the window's tests only: the text and terminal ones run without it
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     from boardgame_envs.ui.gui import PlayWindow
 
@@ -118,12 +116,14 @@ def window(monkeypatch):
 
 
 def _click(gui, x, y):
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+    pg = gui.pygame
+    pg.event.post(pg.event.Event(pg.MOUSEBUTTONDOWN, pos=(x, y), button=1))
     gui.tick()
 
 
 def _key(gui, char):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char), unicode=char, mod=0))
+    pg = gui.pygame
+    pg.event.post(pg.event.Event(pg.KEYDOWN, key=ord(char), unicode=char, mod=0))
     gui.tick()
 
 
@@ -155,7 +155,7 @@ def test_an_other_action_has_no_place_on_the_board(window):
 
 
 def test_action_buttons_get_free_keys():
-    from boardgame_envs.ui.gui import action_buttons
+    from boardgame_envs.ui.gui import action_buttons  # pygame itself is imported only when a window opens
 
     class Many(PassGame):  # a pass and four more actions that are no cell, two of which begin with reserved keys
         num_actions = 9 + 5
@@ -167,4 +167,4 @@ def test_action_buttons_get_free_keys():
             return ["pass", "hold", "undo-all", "pause", "quit"][action - 9] if action >= 9 else super().action_name(action)
 
     assert action_buttons(Many()) == [("pass", "p"), ("hold", "1"), ("undo-all", "2"), ("pause", "3"), ("quit", "4")]
-    assert action_buttons(game_info("connect_four").game()) == []
+    assert action_buttons(game_info("connect_four").game()) == action_buttons(game_info("tictactoe").game()) == []
