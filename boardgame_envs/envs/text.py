@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from boardgame_envs.games.lines import BLACK, WHITE
-from boardgame_envs.games.mnk import GameState
+from boardgame_envs.games.mnk import MNKState
 from boardgame_envs.games.notation import COLUMNS
 from boardgame_envs.games.protocol import FIRST, SECOND, action_at_cell, last_other_action
 
@@ -22,7 +22,7 @@ FORBIDDEN_CHAR = "*"
 CELL_CHARS = ".XO"  # any game's text board: empty, first player, second player
 
 
-def render_ansi(state: GameState) -> str:
+def render_ansi(state: MNKState) -> str:
     """The board as text in renju notation, last move in brackets, forbidden points as ``*``."""
     n = state.game.size
     forbidden = state.forbidden() if state.game.is_renju else None

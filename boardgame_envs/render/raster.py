@@ -83,10 +83,10 @@ def image(board: Snapshot, options: Options) -> Image.Image:
 
 
 def rgb(source: Any, *, moves: Any = None, **options: Any) -> np.ndarray:
-    """The board of an env, a ``GameState`` or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as a ``uint8`` array ``(H, W, 3)``.
+    """The board of an env, an ``MNKState`` or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as a ``uint8`` array ``(H, W, 3)``.
 
     Keywords are the fields of :class:`~boardgame_envs.render.scene.Options`
     (``cell``, ``coordinates``, ``move_numbers``, ``status``, ``ghost``,
-    ``hint``, ``note``); ``moves`` numbers the stones of a ``GameState``.
+    ``hint``, ``note``); ``moves`` numbers the stones of an ``MNKState``.
     """
     return np.asarray(image(Snapshot.of(source, moves), make_options(**options)))

@@ -2,7 +2,7 @@
 
 Every drawing (pixels, SVG, animation frames, the window) starts from a
 :class:`Snapshot`, so they show the same thing. A snapshot is taken from an env, a
-:class:`~boardgame_envs.games.mnk.GameState` or a list of moves. The drawing modules
+:class:`~boardgame_envs.games.mnk.MNKState` or a list of moves. The drawing modules
 read it; :class:`~boardgame_envs.render.board.Board`, the public name, is a snapshot
 that also draws itself (``svg()``, ``rgb()``, ``save()``, Jupyter's ``_repr_svg_``), so
 it sits above them and nothing here imports a drawing. A position of a game under an opening rule
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.mnk import MNKGame, MNKState
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.opening_game import OpeningState, zone_words
 from boardgame_envs.games.opening_rules import CHOICE, CHOOSE, COLOUR, DECLARE, OFFER, STONE, SWAP, SWAP2
@@ -50,7 +50,7 @@ class Snapshot:
 
     @classmethod
     def of(cls, source: Any, moves: Iterable[int] | None = None) -> Snapshot:
-        """The board of an env (wrapped or raw), a ``GameState``, an ``OpeningState`` or a ``Board``.
+        """The board of an env (wrapped or raw), an ``MNKState``, an ``OpeningState`` or a ``Board``.
 
         ``moves`` (actions, black first) number the stones; an env supplies
         its own. Moves that do not add up to the position are ignored.
@@ -58,20 +58,20 @@ class Snapshot:
         if isinstance(source, Snapshot):
             return source if moves is None else cls.from_state(source.to_state(), moves)
         state = getattr(getattr(source, "unwrapped", None), "game_state", None)
-        if isinstance(state, (GameState, OpeningState)):
+        if isinstance(state, (MNKState, OpeningState)):
             if moves is None:
                 stones = getattr(source.unwrapped, "stones", None)  # an opening rule's env: stones, not actions
                 moves = stones() if callable(stones) else getattr(source.unwrapped, "moves", None)
             return cls.from_state(state, moves)
-        if isinstance(source, (GameState, OpeningState)):
+        if isinstance(source, (MNKState, OpeningState)):
             return cls.from_state(source, moves)
         raise TypeError(
-            f"cannot draw a {type(source).__name__}: expected a boardgame_envs env, a GameState, an OpeningState "
+            f"cannot draw a {type(source).__name__}: expected a boardgame_envs env, an MNKState, an OpeningState "
             f"or a Board"
         )
 
     @classmethod
-    def from_state(cls, state: GameState | OpeningState, moves: Iterable[int] | None = None) -> Snapshot:
+    def from_state(cls, state: MNKState | OpeningState, moves: Iterable[int] | None = None) -> Snapshot:
         if isinstance(state, OpeningState):
             board = cls.from_state(state.base, moves)
             if not state.in_opening:
@@ -109,9 +109,9 @@ class Snapshot:
             played.append(int(action))
         return cls.from_state(state, played)
 
-    def to_state(self) -> GameState:
-        """A :class:`GameState` of this position, for the rules and the text rendering."""
-        state = GameState(self.game)
+    def to_state(self) -> MNKState:
+        """An :class:`MNKState` of this position, for the rules and the text rendering."""
+        state = MNKState(self.game)
         state.board[:] = self.stones
         state.to_move, state.num_moves, state.last_move = self.to_move, self.num_moves, self.last_move
         state.winner, state.terminal = self.winner, self.terminal

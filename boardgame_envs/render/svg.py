@@ -52,7 +52,7 @@ def _element(shape: Rect | Line | Circle | Text) -> str:
 
 
 def svg(source: Any, *, moves: Any = None, **options: Any) -> SVG:
-    """The board of an env, a ``GameState`` or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as an SVG document.
+    """The board of an env, an ``MNKState`` or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as an SVG document.
 
     The same content and size as :func:`~boardgame_envs.render.rgb` with the
     same keywords (``cell``, ``coordinates``, ``move_numbers``, ``status``,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from boardgame_envs.games.mnk import GameState
+from boardgame_envs.games.protocol import State
 from boardgame_envs.policies.base import Forfeit
 
 
@@ -49,7 +49,7 @@ class PlaySession:
         return env
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> State:
         return self.env.unwrapped.game_state
 
     @property
