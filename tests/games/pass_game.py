@@ -20,7 +20,8 @@ from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError, check
 
 SIZE = 3
 PASS = SIZE * SIZE  # the one action that is no cell
-LINES = [(r * 3, r * 3 + 1, r * 3 + 2) for r in range(3)] + [(c, c + 3, c + 6) for c in range(3)] + [(0, 4, 8), (2, 4, 6)]
+ROWS_AND_COLUMNS = [(r * 3, r * 3 + 1, r * 3 + 2) for r in range(3)] + [(c, c + 3, c + 6) for c in range(3)]
+LINES = ROWS_AND_COLUMNS + [(0, 4, 8), (2, 4, 6)]
 
 
 class PassGame:

@@ -50,7 +50,8 @@ def test_a_pass_is_a_bar_along_the_bottom_and_the_picture_keeps_its_size():
 
 def test_cells_and_other_actions_by_the_protocol():
     game, connect_four = PassGame(), game_info("connect_four").game()
-    assert other_actions(game) == (PASS,) and other_actions(connect_four) == () and other_actions(AvoidThreeGame()) == ()
+    assert other_actions(game) == (PASS,)
+    assert other_actions(connect_four) == () and other_actions(AvoidThreeGame()) == ()
     assert cell_of(game, 4) == 4 and cell_of(game, PASS) is None and action_at_cell(game, 8) == 8
     assert cell_of(connect_four, 3) == 3 and action_at_cell(connect_four, 7 * 5 + 3) == 3  # a column: its cells
     geometry = CellGeometry(game, 40)

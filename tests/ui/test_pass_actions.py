@@ -164,7 +164,8 @@ def test_action_buttons_get_free_keys():
             return None if action >= 9 else action
 
         def action_name(self, action):
-            return ["pass", "hold", "undo-all", "pause", "quit"][action - 9] if action >= 9 else super().action_name(action)
+            names = ["pass", "hold", "undo-all", "pause", "quit"]
+            return names[action - 9] if action >= 9 else super().action_name(action)
 
     assert action_buttons(Many()) == [("pass", "p"), ("hold", "1"), ("undo-all", "2"), ("pause", "3"), ("quit", "4")]
     assert action_buttons(game_info("connect_four").game()) == action_buttons(game_info("tictactoe").game()) == []
