@@ -76,6 +76,8 @@ RENAMED: dict[str, Renamed] = {
     "boardgame_envs.games.mnk:GameState": Renamed("boardgame_envs.games.mnk:MNKState", DROPS_IN),
     # AlphaZero's per-game settings left the catalog (the bottom layer) for the trainer's own package.
     "boardgame_envs.games.catalog:alphazero_defaults": Renamed("boardgame_envs.alphazero.defaults:shape_defaults", DROPS_IN),
+    # It returns the game (as a member of the family, or None), not kernels.
+    "boardgame_envs.games.protocol:kernels_of": Renamed("boardgame_envs.games.protocol:as_family", DROPS_IN),
 }
 
 

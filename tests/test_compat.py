@@ -154,6 +154,7 @@ def test_the_package_imports_no_old_path_of_its_own():
 RENAMED_TO = {
     "boardgame_envs.games.mnk:GameState": "boardgame_envs.games.mnk:MNKState",
     "boardgame_envs.games.catalog:alphazero_defaults": "boardgame_envs.alphazero.defaults:shape_defaults",
+    "boardgame_envs.games.protocol:kernels_of": "boardgame_envs.games.protocol:as_family",
 }
 
 

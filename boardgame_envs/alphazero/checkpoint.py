@@ -23,7 +23,7 @@ from boardgame_envs.arena.lock import InUseError, PidLock
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 
 FORMAT = 1
 LATEST = "latest.pt"
@@ -134,9 +134,9 @@ MNK_KEYS = ("size", "win_length", "rule")
 def game_to_dict(game: Any) -> dict[str, Any]:
     """How a checkpoint names its game: an m,n,k game by its rules (as since the first checkpoints), one under
     an opening rule by its base game's rules and the rule's name (``"opening_rule": "swap2"``), any other by name."""
-    if kernels_of(game, "mnk") is not None:
+    if as_family(game, "mnk") is not None:
         return {"size": int(game.size), "win_length": int(game.win_length), "rule": game.rule}
-    if kernels_of(game, "opening_rule") is not None:
+    if as_family(game, "opening_rule") is not None:
         return {**game_to_dict(game.base), "opening_rule": game.opening.name}
     return {"name": game.name}
 

@@ -9,7 +9,7 @@ import torch
 
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.games.opening_rules import CHOOSE
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
 from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest, check_threats
 from boardgame_envs.policies.puct_gumbel import gumbel_search
@@ -35,7 +35,7 @@ def value_decides(state: Any) -> bool:
     """Whether ``state`` waits for a decision of a tournament opening (``swap``, ``keep``, ``offers=K``, a colour)
     or for the choice among the offered fifth moves: what a policy without simulations settles by its value
     head one action ahead (:meth:`NetworkPolicy._look_ahead`) rather than by its policy head."""
-    if kernels_of(state.game, "opening_rule") is None or not state.in_opening:
+    if as_family(state.game, "opening_rule") is None or not state.in_opening:
         return False
     return state.phase == CHOOSE or not state.legal_mask()[: state.game.points].any()
 
@@ -161,7 +161,7 @@ class NetworkPolicy:
         """The state to act on, after checking the game is the net's."""
         state = game_state_of(env)
         if self.game is not None and state.game != self.game:
-            ruled = [kernels_of(g, "opening_rule") is not None for g in (self.game, state.game)]
+            ruled = [as_family(g, "opening_rule") is not None for g in (self.game, state.game)]
             why = ""
             if ruled[0] != ruled[1]:  # the same board with and without an opening rule: say what differs
                 why = ("; a network trained under an opening rule plays only under it, and one trained without "
@@ -195,7 +195,7 @@ class NetworkPolicy:
         forest = make_forest(1, state.game, 1 + max(self.simulations, 1) * state.game.num_actions, self.c_puct,
                              self.threats, self.vcf_nodes)  # fmt: skip
         forest.set_root(0, state)
-        encoder = self._encoder(state.game) if kernels_of(state.game, "mnk") is not None else None
+        encoder = self._encoder(state.game) if as_family(state.game, "mnk") is not None else None
         if self.root == "gumbel":
             moves, policies = gumbel_search(forest, self.simulations, net_evaluator(self.net, encoder), self.gumbel_k)
             return int(moves[0]), policies[0]

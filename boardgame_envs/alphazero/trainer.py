@@ -64,7 +64,7 @@ from boardgame_envs.alphazero.summary import (
 from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, warm_tasks
 from boardgame_envs.envs.game_env import GameEnv
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
-from boardgame_envs.games.protocol import cell_symmetries, kernels_of
+from boardgame_envs.games.protocol import cell_symmetries, as_family
 from boardgame_envs.progress import progress_bar
 from boardgame_envs.games.symmetry import random_permutations, random_symmetries
 
@@ -75,9 +75,9 @@ def network_shape(game: Any, plane_shape: tuple[int, ...]) -> dict[str, int]:
     under an opening rule the number of its decisions (the actions after the board's points)."""
     rows, cols, planes = plane_shape
     shape = {"in_planes": planes, "board_size": cols}
-    if kernels_of(game, "mnk") is None:
+    if as_family(game, "mnk") is None:
         shape.update(rows=rows, num_actions=game.num_actions)
-        if kernels_of(game, "opening_rule") is not None:
+        if as_family(game, "opening_rule") is not None:
             shape["decisions"] = len(game.decisions)
     return shape
 
@@ -131,7 +131,7 @@ class AlphaZeroTrainer:
         self.game = probe.unwrapped.game
         agent = probe.possible_agents[0]
         plane_shape = probe.observation_space(agent)["observation"].shape
-        self._mnk = kernels_of(self.game, "mnk") is not None  # the square board's 8 symmetries, else the game's own
+        self._mnk = as_family(self.game, "mnk") is not None  # the square board's 8 symmetries, else the game's own
         if cfg.torch_threads is not None:
             torch.set_num_threads(cfg.torch_threads)
         torch.manual_seed(cfg.seed)
@@ -496,7 +496,7 @@ class AlphaZeroTrainer:
     def _opening_row(self, stats: SelfPlayStats) -> dict[str, float]:
         """Under an opening rule: black's share of the self-play wins (the rule decides who holds it) and each
         decision's count per game (``opening_swap``, ``opening_more``, ...); nothing otherwise."""
-        if kernels_of(self.game, "opening_rule") is None:
+        if as_family(self.game, "opening_rule") is None:
             return {}
         games = max(stats.games, 1)
         row = {"black_win_rate": stats.black_wins / games}

@@ -32,7 +32,7 @@ from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.alphazero.targets import result_targets
 from boardgame_envs.arena.backends import run_tasks
 from boardgame_envs.games.lines import BLACK, WHITE
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies.kernels import candidates
 from boardgame_envs.policies.registry import make_policy
 
@@ -87,7 +87,7 @@ def play_warm_game(task: WarmTask) -> WarmGame:
     state = env.unwrapped.game_state
     game = state.game
     near = np.empty(game.num_actions, dtype=np.int64)
-    mnk = kernels_of(game, "mnk") is not None
+    mnk = as_family(game, "mnk") is not None
     for _ in range(task.random_moves):
         if state.terminal:
             break

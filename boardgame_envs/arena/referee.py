@@ -39,7 +39,7 @@ from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.games.opening_game import OpeningRuleGame
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy, spec_name
 
@@ -96,7 +96,7 @@ def play_record(
     env = env_fn()
     raw = env.unwrapped
     ruled = isinstance(raw.game, OpeningRuleGame)
-    mnk = kernels_of(raw.game, "mnk") is not None
+    mnk = as_family(raw.game, "mnk") is not None
     if opening is not None and mnk:
         opening = opening_sets.as_opening(opening, raw.game.size)
     env.reset(options={"opening": opening} if opening is not None else None)

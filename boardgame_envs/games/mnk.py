@@ -111,7 +111,7 @@ class MNKGame:
     planes: int | None = field(default=None, compare=False)
     marks: str | None = field(default=None, compare=False)
 
-    family = "mnk"  # kernels_of(game, "mnk"): the m,n,k numba kernels apply
+    family = "mnk"  # as_family(game, "mnk"): the m,n,k numba kernels apply
 
     def __post_init__(self) -> None:
         if self.rule not in RULES:

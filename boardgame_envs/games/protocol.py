@@ -47,7 +47,7 @@ after an other action; a game with other actions also keeps ``last_action``
 
 A family of games may also have numba kernels over flat arrays for the hot
 paths (the m,n,k family's batched engine, PUCT and alpha-beta); a game names
-its family in ``game.family``, :func:`kernels_of` says whether a family's
+its family in ``game.family``, :func:`as_family` says whether a family's
 kernels apply, and callers fall back to the protocol otherwise. The kernels
 are not objects handed to a generic numba search: numba compiles a function
 per kernel it is passed, and such compilations do not load from its on-disk
@@ -61,6 +61,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from boardgame_envs._compat import renamed_attributes
 
 FIRST, SECOND = 1, 2  # the players; 0 is nobody
 
@@ -153,7 +155,7 @@ class State(Protocol):
         ...
 
 
-def kernels_of(game: Any, family: str) -> Any:
+def as_family(game: Any, family: str) -> Any:
     """``game`` if it belongs to ``family`` (e.g. ``"mnk"``), whose numba kernels then apply to it, else None.
 
     Search code with a numba fast path for a family asks this first and falls
@@ -230,3 +232,6 @@ def check_action(game: Any, action: object) -> str | None:
     if not 0 <= action < n:
         return f"action {action} is out of range 0..{n - 1}"
     return None
+
+
+__getattr__ = renamed_attributes(__name__)  # old names of this module (kernels_of), with a warning

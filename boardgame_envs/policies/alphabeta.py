@@ -24,7 +24,7 @@ import numpy as np
 
 from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.lines import EMPTY
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_N, rules_of
@@ -131,7 +131,7 @@ class AlphaBetaPolicy:
 
     def _move(self, state: Any) -> int:
         """The searched move in ``state`` (a game's normal play)."""
-        if kernels_of(state.game, "mnk") is None:
+        if as_family(state.game, "mnk") is None:
             return random_argmax(self._generic_scores(state), self.rng)
         k = search_kernels()
         n = state.game.size
@@ -173,7 +173,7 @@ class AlphaBetaPolicy:
             raise ValueError(f"move_scores analyses normal play; the game is in its opening "
                              f"({state.describe_phase()}): act() takes the opening's decisions")  # fmt: skip
         inner = opening_phase.playing_state(state)
-        scores = self._generic_scores(inner) if kernels_of(inner.game, "mnk") is None else self._search(inner)
+        scores = self._generic_scores(inner) if as_family(inner.game, "mnk") is None else self._search(inner)
         if inner is not state:
             padded = np.full(state.game.num_actions, -search_kernels().INF, dtype=scores.dtype)
             padded[: scores.size] = scores

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.alphabeta import static_value
 from boardgame_envs.policies.base import game_state_of, random_argmax
@@ -81,7 +81,7 @@ class GreedyPolicy:
 
     def _move(self, state: Any) -> int:
         """The one-ply move in ``state`` (a game's normal play)."""
-        if kernels_of(state.game, "mnk") is None:
+        if as_family(state.game, "mnk") is None:
             return random_argmax(generic.greedy_scores(state), self.rng)
         scores = greedy_scores(state.board.copy(), rules_of(state), state.to_move)
         if scores.max() < 0:  # every point near the stones is forbidden for black: play any legal point

@@ -30,7 +30,7 @@ from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import opponent
 from boardgame_envs.games.mnk import MNKGame
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
@@ -269,7 +269,7 @@ class MCTSPolicy:
 
     def _generic(self, state: Any) -> bool:
         """Whether ``state`` is of a game without the m,n,k kernels: then the protocol's search runs (``generic``)."""
-        if kernels_of(state.game, "mnk") is not None:
+        if as_family(state.game, "mnk") is not None:
             return False
         if self.evaluator is not None or self.simulations is None:
             raise ValueError(

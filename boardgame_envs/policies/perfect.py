@@ -10,7 +10,7 @@ import numpy as np
 
 from typing import Any
 
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from boardgame_envs.games.solver import MAX_CELLS, solver_for
 from boardgame_envs.policies.base import game_state_of
 
@@ -28,7 +28,7 @@ class PerfectPolicy:
         of at most ``MAX_CELLS`` points."""
         describe = getattr(game, "describe", None)
         words = describe() if callable(describe) else repr(game)
-        if kernels_of(game, "mnk") is None or game.rule != "freestyle":
+        if as_family(game, "mnk") is None or game.rule != "freestyle":
             raise ValueError(f"the perfect player plays small freestyle m,n,k games (tic-tac-toe), not {words}")
         if game.num_actions > MAX_CELLS:
             raise ValueError(

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.protocol import kernels_of, outcome_for
+from boardgame_envs.games.protocol import as_family, outcome_for
 from boardgame_envs.policies.kernels import rules_of
 from boardgame_envs.policies.puct import (
     DRAWN,
@@ -121,8 +121,8 @@ class ProtocolForest(LockstepSearch):
         self.game = game
         self.c_puct = float(c_puct)
         # An m,n,k game under an opening rule: its normal play's leaves get the numba threat check.
-        base = getattr(game, "base", None) if kernels_of(game, "opening_rule") is not None else None
-        self._base_rules = rules_of(base.new_state()) if kernels_of(base, "mnk") is not None else None
+        base = getattr(game, "base", None) if as_family(game, "opening_rule") is not None else None
+        self._base_rules = rules_of(base.new_state()) if as_family(base, "mnk") is not None else None
         self._blocks = np.zeros(game.num_actions, dtype=np.int64)  # scratch of that check
         self.roots: list[_Node | None] = [None] * batch
         self.leaf_states: list[Any] = [None] * batch  # the positions awaiting an evaluation
@@ -353,6 +353,6 @@ def _wins_at_once(state: Any) -> bool:
 def make_forest(batch: int, game: Any, capacity: int, c_puct: float = 1.5, threats: bool = False,
                 vcf_nodes: int = 0) -> Any:  # fmt: skip
     """The PUCT forest for ``game``: the numba one for the m,n,k family, :class:`ProtocolForest` otherwise."""
-    if kernels_of(game, "mnk") is not None:
+    if as_family(game, "mnk") is not None:
         return PUCTForest(batch, game, capacity, c_puct, threats, vcf_nodes)
     return ProtocolForest(batch, game, capacity, c_puct, threats, vcf_nodes)

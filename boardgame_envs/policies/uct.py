@@ -32,7 +32,7 @@ import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import EMPTY, makes_win, opponent
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic
 from boardgame_envs.policies.base import game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, exact_win, random_rollout, rules_of
@@ -152,7 +152,7 @@ class UCTPolicy:
     def search(self, env: Any) -> np.ndarray:
         """Visits of each root move after the playouts, shape ``(num_actions,)`` (zeros off the legal moves)."""
         state = game_state_of(env)
-        if kernels_of(state.game, "mnk") is None:
+        if as_family(state.game, "mnk") is None:
             # The protocol's UCT: no solver, rewards +1/0/-1, so the constant doubles to keep UCB1's balance.
             return generic.mcts(state, self.playouts, 2.0 * self.c, self.rng, solver=False)[0]
         empties = int(np.count_nonzero(state.board == EMPTY))

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games.protocol import cell_of, kernels_of, other_actions
+from boardgame_envs.games.protocol import cell_of, as_family, other_actions
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.render import Board, Options, rgb
 from boardgame_envs.render.cells import CellGeometry, render_cells
@@ -79,7 +79,7 @@ class PlayWindow:
         self.options = Options(cell=cell)
         # The m,n,k family has its own pictures (stones on a grid, coordinates, a status band);
         # any other game is drawn as cells, with the status note on the button bar.
-        self._mnk = kernels_of(self.state.game, "mnk") is not None
+        self._mnk = as_family(self.state.game, "mnk") is not None
         self._cells = None if self._mnk else CellGeometry(self.state.game, cell or 64)
         self.buttons = list(BUTTONS) + action_buttons(self.state.game)
         # A button's key names its command: an action's key (or "#<action>" where no key was free) plays it.

@@ -28,7 +28,7 @@ from boardgame_envs.alphazero.trainer import network_shape
 from boardgame_envs.cli import main as cli_main
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
-from boardgame_envs.games.protocol import cell_symmetries, kernels_of
+from boardgame_envs.games.protocol import cell_symmetries, as_family
 from boardgame_envs.policies.puct_protocol import ProtocolForest, make_forest
 from boardgame_envs.games.symmetry import random_permutations
 
@@ -52,7 +52,7 @@ def test_training_checkpoints_the_rule_and_resumes(tmp_path):
     trainer = AlphaZeroTrainer(SWAP2_7, tiny_config(tmp_path, iterations=1))
     game = trainer.game
     # Not the m,n,k family: the numba paths (49 actions) stay out; the protocol's forest searches all 52.
-    assert kernels_of(game, "mnk") is None and isinstance(make_forest(1, game, 100), ProtocolForest)
+    assert as_family(game, "mnk") is None and isinstance(make_forest(1, game, 100), ProtocolForest)
     assert trainer.net.hparams == {"in_planes": game.num_planes, "board_size": 7, "blocks": 1, "channels": 8,
                                    "rows": 7, "num_actions": 52, "decisions": 3}  # fmt: skip
     rows = trainer.train()

@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import boardgame_envs  # noqa: F401  (registers the ids)
 from boardgame_envs.games.catalog import GAMES
-from boardgame_envs.games.protocol import kernels_of
+from boardgame_envs.games.protocol import as_family
 from conformance.cases import ALL, CATALOG, DEFAULTS, TEST_GAMES, case_fixture
 
 case = pytest.fixture(params=ALL, ids=lambda case: case.id)(case_fixture)
@@ -66,7 +66,7 @@ def test_rgb_array_is_a_picture(case):
     env.reset(seed=0)
     img = env.render()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and min(img.shape[:2]) >= 100
-    if kernels_of(case.game(), "mnk") is not None:  # the m,n,k pictures: a status band below the board
+    if as_family(case.game(), "mnk") is not None:  # the m,n,k pictures: a status band below the board
         assert img.shape[1] >= 300 and img.shape[0] > img.shape[1]
 
 
