@@ -28,16 +28,16 @@ from boardgame_envs import tictactoe_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkPolicy
 from boardgame_envs.alphazero.policy import net_evaluator
 from boardgame_envs.arena import match
-from boardgame_envs.games.mnk import GameState
+from boardgame_envs.games.mnk import MNKState
 from boardgame_envs.games.solver import solver_for
 from boardgame_envs.policies.perfect import PerfectPolicy
 from boardgame_envs.policies.puct import PUCTForest
 from report import command_line, publish  # baselines/report.py, beside this script
 
 
-def reachable_positions(root: GameState) -> list[GameState]:
+def reachable_positions(root: MNKState) -> list[MNKState]:
     """Every non-terminal position reachable from ``root`` by legal play, each once."""
-    seen: dict[bytes, GameState] = {}
+    seen: dict[bytes, MNKState] = {}
     frontier = [root]
     while frontier:
         state = frontier.pop()

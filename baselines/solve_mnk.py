@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boardgame_envs.games.mnk import GameState, MNKGame
+from boardgame_envs.games.mnk import MNKState, MNKGame
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.solver import Solver
 
@@ -48,7 +48,7 @@ def verify_first_player_win(solver: Solver, game: MNKGame, progress: bool = Fals
     """
     checked: set[bytes] = set()
 
-    def winning_child(state: GameState) -> GameState:
+    def winning_child(state: MNKState) -> MNKState:
         action = solver.winning_move(state)
         if action is None:
             raise NotAWin(f"no winning move for the first player in\n{state}")
@@ -56,7 +56,7 @@ def verify_first_player_win(solver: Solver, game: MNKGame, progress: bool = Fals
         child.play(action)
         return child
 
-    def first_to_move(state: GameState) -> None:
+    def first_to_move(state: MNKState) -> None:
         key = state.board.tobytes()
         if key not in checked:
             child = winning_child(state)
@@ -66,7 +66,7 @@ def verify_first_player_win(solver: Solver, game: MNKGame, progress: bool = Fals
             if progress and len(checked) % 100_000 == 0:
                 print(f"  {len(checked):,} positions checked", flush=True)
 
-    def second_to_move(state: GameState) -> None:
+    def second_to_move(state: MNKState) -> None:
         key = state.board.tobytes()
         if key not in checked:
             for action in state.legal_actions():

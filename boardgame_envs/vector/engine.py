@@ -43,7 +43,7 @@ import numpy as np
 from boardgame_envs.games import renju_mask
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.lines import BLACK
-from boardgame_envs.games.mnk import GameState, IllegalMoveError, MNKGame
+from boardgame_envs.games.mnk import MNKState, IllegalMoveError, MNKGame
 from boardgame_envs.vector import kernels as K
 
 ILLEGAL_ACTIONS = ("raise", "lose")
@@ -235,9 +235,9 @@ class VectorGames:
             return "the game is over: reset it"
         return self.game_state(game).illegal_reason(action)
 
-    def game_state(self, game: int) -> GameState:
-        """Game ``game`` as a :class:`GameState` (a copy), for the per-game code of the rules and policies."""
-        state = GameState.from_position(self.game, self._boards[game], int(self._to_move[game]),
+    def game_state(self, game: int) -> MNKState:
+        """Game ``game`` as a :class:`MNKState` (a copy), for the per-game code of the rules and policies."""
+        state = MNKState.from_position(self.game, self._boards[game], int(self._to_move[game]),
                                         int(self._last_move[game]))  # fmt: skip
         return state
 

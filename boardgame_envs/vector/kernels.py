@@ -8,9 +8,9 @@ array per game; ``renju_empty`` that of the empty board), ``legal`` ``(B, n*n)``
 legal points, ``num_legal`` ``(B,)`` their count, ``over`` ``(B,)`` games finished and not
 yet reset. The rules are the kernels of :mod:`boardgame_envs.games`: wins by
 :func:`~boardgame_envs.games.lines.makes_win`, forbidden points by
-:func:`~boardgame_envs.games.renju_mask.update` (the incremental mask, as ``GameState``
+:func:`~boardgame_envs.games.renju_mask.update` (the incremental mask, as ``MNKState``
 uses it); the bookkeeping of a move around them (:func:`_play`: stone counts, the
-draw, the next colour) is the batched twin of ``GameState._place``, held to it
+draw, the next colour) is the batched twin of ``MNKState._place``, held to it
 move for move by ``tests/vector/test_engine_vs_aec.py``. Invariant: after every kernel, each row describes a
 position reachable by legal play, and ``legal``/``num_legal`` agree with it.
 
@@ -185,14 +185,14 @@ def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, renju_inf
     to_move[b] = nxt
     exact = cfg[CFG_EXACT_BLACK] if color == BLACK else cfg[CFG_EXACT_WHITE]
     result = 0
-    # Fewer than k stones cannot hold a line of k (as GameState._place).
+    # Fewer than k stones cannot hold a line of k (as MNKState._place).
     if moves >= cfg[CFG_K] and makes_win(board, n, a, color, cfg[CFG_K], exact != 0):
         result = color
     elif moves == nn:
         result = -1
     if cfg[CFG_RENJU]:
         # The plane of forbidden points is shown to both colours, so it follows every move:
-        # the rules' own incremental update, as GameState does.
+        # the rules' own incremental update, as MNKState does.
         count = renju_mask.update(board, n, a, forbidden[b], renju_info[b])
         left = nn - moves
         if nxt == BLACK:
