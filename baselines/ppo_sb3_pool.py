@@ -42,7 +42,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
-from boardgame_envs.envs.single_agent import BoardGameEnv
+from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.selfplay import OpponentPool
 
 LEVELS = "random,greedy:epsilon=0.75,greedy:epsilon=0.5,greedy:epsilon=0.25,greedy"
@@ -99,7 +99,7 @@ def make_env(s: dict[str, Any], pool: OpponentPool) -> Any:
     spec = GAMES[s["game"]]
     if "single" in spec:
         kwargs = {**spec["single"], "opponent": pool, "seat": "random", "flatten": True}
-        return DummyVecEnv([lambda: BoardGameEnv(**kwargs) for _ in range(s["n_envs"])])
+        return DummyVecEnv([lambda: SingleAgentEnv(**kwargs) for _ in range(s["n_envs"])])
     from boardgame_envs.sb3 import SB3VecEnv
 
     env_id, kwargs = spec["vector"]
