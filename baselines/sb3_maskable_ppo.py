@@ -68,7 +68,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from boardgame_envs import gomoku_v0, tictactoe_v0
 from boardgame_envs.arena import match
-from boardgame_envs.envs.single_agent import BoardGameEnv, make_opponent
+from boardgame_envs.envs.single_agent import SingleAgentEnv, make_opponent
 from boardgame_envs.policies.base import game_state_of
 
 
@@ -197,7 +197,7 @@ class ModelPolicy:
 
     name = "maskable_ppo"
 
-    def __init__(self, model: MaskablePPO, encoder: BoardGameEnv) -> None:
+    def __init__(self, model: MaskablePPO, encoder: SingleAgentEnv) -> None:
         self.model = model
         self.encoder = encoder  # borrowed for its observation encoding only
 
@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         env_kwargs.update(board_size=args.board_size, win_length=args.win_length)
     env_kwargs.update({"channels_first": True} if args.cnn else {"flatten": True})
     opening = {"wrapper_class": RandomOpening, "wrapper_kwargs": {"max_moves": args.opening}} if args.opening else {}
-    vec = make_vec_env(BoardGameEnv, n_envs=args.n_envs, seed=args.seed, env_kwargs=env_kwargs, vec_env_cls=DummyVecEnv,
+    vec = make_vec_env(SingleAgentEnv, n_envs=args.n_envs, seed=args.seed, env_kwargs=env_kwargs, vec_env_cls=DummyVecEnv,
                        **opening)  # fmt: skip
     policy_kwargs: dict[str, Any] = {"net_arch": [128, 128]}
     if args.cnn:
@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.save:
         model.save(args.save)
 
-    encoder = BoardGameEnv(**env_kwargs)
+    encoder = SingleAgentEnv(**env_kwargs)
     if args.game == "tictactoe":
         env_fn = tictactoe_v0.env
     else:

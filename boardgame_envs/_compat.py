@@ -78,6 +78,11 @@ RENAMED: dict[str, Renamed] = {
     "boardgame_envs.games.catalog:alphazero_defaults": Renamed("boardgame_envs.alphazero.defaults:shape_defaults", DROPS_IN),
     # It returns the game (as a member of the family, or None), not kernels.
     "boardgame_envs.games.protocol:kernels_of": Renamed("boardgame_envs.games.protocol:as_family", DROPS_IN),
+    # Three layers had near-synonym names (BoardEnv, GameEnv, BoardGameEnv): each name now says what it is.
+    "boardgame_envs.envs.board_env:BoardEnv": Renamed("boardgame_envs.envs.board_env:MNKAECEnv", DROPS_IN),
+    "boardgame_envs.envs.game_env:GameEnv": Renamed("boardgame_envs.envs.game_env:GameAECEnv", DROPS_IN),
+    "boardgame_envs.envs.single_agent:BoardGameEnv": Renamed("boardgame_envs.envs.single_agent:SingleAgentEnv", DROPS_IN),
+    "boardgame_envs.vector.gym_env:BoardGameVectorEnv": Renamed("boardgame_envs.vector.gym_env:SingleAgentVectorEnv", DROPS_IN),
 }
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 from gymnasium.utils import EzPickle
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from boardgame_envs.envs.game_env import GameEnv
+from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import GAMES, register_env
 
@@ -50,10 +50,10 @@ def env(render_mode: str | None = None) -> OrderEnforcingWrapper:
     return safety_wrap(raw_env(render_mode=render_mode))
 
 
-class raw_env(GameEnv):  # noqa: N801 (PettingZoo's module convention)
+class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo's module convention)
     """Connect four without wrappers; illegal moves raise ``IllegalMoveError``."""
 
-    metadata = {**GameEnv.metadata, "name": "connect_four_v0"}
+    metadata = {**GameAECEnv.metadata, "name": "connect_four_v0"}
 
     def __init__(self, render_mode: str | None = None) -> None:
         EzPickle.__init__(self, render_mode=render_mode)

@@ -93,7 +93,7 @@ from typing import Any
 from gymnasium.utils import EzPickle
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from boardgame_envs.envs.board_env import BoardEnv
+from boardgame_envs.envs.board_env import MNKAECEnv
 from boardgame_envs.envs.opening_env import OpeningRuleEnv
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import GAMES, register_env
@@ -123,7 +123,7 @@ def _arguments(
             "render_mode": render_mode}  # fmt: skip
 
 
-class raw_env(BoardEnv):  # noqa: N801 (PettingZoo's module convention)
+class raw_env(MNKAECEnv):  # noqa: N801 (PettingZoo's module convention)
     """Gomoku without wrappers; illegal moves raise ``IllegalMoveError``.
 
     With an ``opening_rule`` the env is an :class:`opening_raw_env` (the
@@ -131,7 +131,7 @@ class raw_env(BoardEnv):  # noqa: N801 (PettingZoo's module convention)
     fast path untouched.
     """
 
-    metadata = {**BoardEnv.metadata, "name": "gomoku_v0"}
+    metadata = {**MNKAECEnv.metadata, "name": "gomoku_v0"}
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is raw_env:

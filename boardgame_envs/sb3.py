@@ -43,7 +43,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
 from torch import nn
 
-from boardgame_envs.vector.gym_env import BoardGameVectorEnv
+from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
 
 
 class BoardCNN(BaseFeaturesExtractor):
@@ -78,7 +78,7 @@ class BoardCNN(BaseFeaturesExtractor):
 
 
 class SB3VecEnv(VecEnv):
-    """Adapter from :class:`~boardgame_envs.vector.gym_env.BoardGameVectorEnv` to SB3's ``VecEnv``.
+    """Adapter from :class:`~boardgame_envs.vector.gym_env.SingleAgentVectorEnv` to SB3's ``VecEnv``.
 
     Per-game methods reach the whole vector env: ``env_method("set_opponent", spec)``
     calls it once (there is one opponent for all games), ``env_method("action_masks")``
@@ -87,7 +87,7 @@ class SB3VecEnv(VecEnv):
 
     def __init__(self, env: Any) -> None:
         base = getattr(env, "unwrapped", env)
-        if not isinstance(base, BoardGameVectorEnv):
+        if not isinstance(base, SingleAgentVectorEnv):
             raise TypeError(f"SB3VecEnv wraps the vector view of boardgame_envs (gymnasium.make_vec), got {type(env)}")
         self.env = env
         self.base = base

@@ -37,7 +37,7 @@ from __future__ import annotations
 from gymnasium.utils import EzPickle
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from boardgame_envs.envs.board_env import BoardEnv
+from boardgame_envs.envs.board_env import MNKAECEnv
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import GAMES, register_env
 
@@ -51,10 +51,10 @@ def env(render_mode: str | None = None) -> OrderEnforcingWrapper:
     return safety_wrap(e)
 
 
-class raw_env(BoardEnv):  # noqa: N801 (PettingZoo's module convention)
+class raw_env(MNKAECEnv):  # noqa: N801 (PettingZoo's module convention)
     """Tic-tac-toe without wrappers; illegal moves raise ``IllegalMoveError``."""
 
-    metadata = {**BoardEnv.metadata, "name": "tictactoe_v0"}
+    metadata = {**MNKAECEnv.metadata, "name": "tictactoe_v0"}
 
     def __init__(self, render_mode: str | None = None) -> None:
         EzPickle.__init__(self, render_mode=render_mode)

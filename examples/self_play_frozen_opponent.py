@@ -11,7 +11,7 @@ import argparse
 import torch
 from sb3_contrib import MaskablePPO
 
-from boardgame_envs.envs.single_agent import BoardGameEnv
+from boardgame_envs.envs.single_agent import SingleAgentEnv
 
 # One torch thread: small networks lose more to thread sync than they gain
 # (on 2 cores, 2,048 PPO steps took 5.2 s instead of 158 s).
@@ -23,14 +23,14 @@ parser.add_argument("--steps", type=int, default=4000)
 args = parser.parse_args()
 
 
-def frozen_copy(model: MaskablePPO, env: BoardGameEnv, seed: int):
+def frozen_copy(model: MaskablePPO, env: SingleAgentEnv, seed: int):
     """An opponent callable ``(observation, action_mask) -> action`` playing a snapshot of ``model``."""
     snapshot = MaskablePPO("MlpPolicy", env, seed=seed)
     snapshot.set_parameters(model.get_parameters())
     return lambda observation, mask: int(snapshot.predict(observation, action_masks=mask, deterministic=False)[0])
 
 
-env = BoardGameEnv("tictactoe", opponent="random", seat="random", flatten=True)
+env = SingleAgentEnv("tictactoe", opponent="random", seat="random", flatten=True)
 model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, seed=0, verbose=0)
 for round_ in range(args.rounds):
     model.learn(args.steps, reset_num_timesteps=False)

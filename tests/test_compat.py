@@ -155,6 +155,10 @@ RENAMED_TO = {
     "boardgame_envs.games.mnk:GameState": "boardgame_envs.games.mnk:MNKState",
     "boardgame_envs.games.catalog:alphazero_defaults": "boardgame_envs.alphazero.defaults:shape_defaults",
     "boardgame_envs.games.protocol:kernels_of": "boardgame_envs.games.protocol:as_family",
+    "boardgame_envs.envs.board_env:BoardEnv": "boardgame_envs.envs.board_env:MNKAECEnv",
+    "boardgame_envs.envs.game_env:GameEnv": "boardgame_envs.envs.game_env:GameAECEnv",
+    "boardgame_envs.envs.single_agent:BoardGameEnv": "boardgame_envs.envs.single_agent:SingleAgentEnv",
+    "boardgame_envs.vector.gym_env:BoardGameVectorEnv": "boardgame_envs.vector.gym_env:SingleAgentVectorEnv",
 }
 
 

@@ -172,9 +172,9 @@ class NetworkPolicy:
     def _encoder(self, game: Any) -> Any:
         """An env of ``game`` whose batch encoder scores the numba forest's bare boards (built once a game)."""
         if getattr(self, "_encoder_env", None) is None or self._encoder_env.game != game:
-            from boardgame_envs.envs.board_env import BoardEnv
+            from boardgame_envs.envs.board_env import MNKAECEnv
 
-            self._encoder_env = BoardEnv(game, ("first", "second"), game.num_planes)
+            self._encoder_env = MNKAECEnv(game, ("first", "second"), game.num_planes)
         return self._encoder_env
 
     def distribution(self, env: Any) -> np.ndarray:

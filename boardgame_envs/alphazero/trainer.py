@@ -62,7 +62,7 @@ from boardgame_envs.alphazero.summary import (
     read_metrics,
 )
 from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, warm_tasks
-from boardgame_envs.envs.game_env import GameEnv
+from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.games.protocol import cell_symmetries, as_family
 from boardgame_envs.progress import progress_bar
@@ -126,7 +126,7 @@ class AlphaZeroTrainer:
         self.env_fn = env_fn
         self.config = cfg = config if config is not None else AlphaZeroConfig()
         probe = env_fn()
-        if not isinstance(probe.unwrapped, GameEnv):
+        if not isinstance(probe.unwrapped, GameAECEnv):
             raise TypeError(f"env_fn must build an env of this package (tictactoe_v0, gomoku_v0, ...), got {type(probe).__name__}")
         self.game = probe.unwrapped.game
         agent = probe.possible_agents[0]

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.envs.game_env import RESET_OPTIONS, GameEnv, check_reset_arguments  # noqa: F401 (re-exported)
+from boardgame_envs.envs.game_env import RESET_OPTIONS, GameAECEnv, check_reset_arguments  # noqa: F401 (re-exported)
 from boardgame_envs.envs.text import render_ansi
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent
@@ -39,6 +39,7 @@ from boardgame_envs.games.mnk import (
 )
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.opening_positions import as_opening
+from boardgame_envs._compat import renamed_attributes
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 WIN_REWARD, LOSS_REWARD, DRAW_REWARD = 1.0, -1.0, 0.0
@@ -57,7 +58,7 @@ def _mark_forbidden(forbidden, planes, mask, black_to_move):
                 mask[a] = 0
 
 
-class BoardEnv(GameEnv):
+class MNKAECEnv(GameAECEnv):
     """Two-player, alternating-move board game as a PettingZoo ``AECEnv``.
 
     Subclasses fix the game, the agent names and the plane set; see
@@ -276,7 +277,7 @@ class BoardEnv(GameEnv):
             self._empty[action] = 0
             self._views_moves += 1
         if state.terminal or self.render_mode == "human":
-            self._after_move(agent)  # the end of the game, or a window to update: GameEnv's bookkeeping
+            self._after_move(agent)  # the end of the game, or a window to update: GameAECEnv's bookkeeping
             return
         # The move of a game that goes on, as _after_move has it, without a call's cost (a step is ~4 µs).
         self._cumulative_rewards[agent] = 0.0
@@ -318,4 +319,7 @@ class BoardEnv(GameEnv):
         return Board.of(self)
 
 
-__all__ = ["BoardEnv", "IllegalMoveError", "EMPTY"]
+__all__ = ["MNKAECEnv", "IllegalMoveError", "EMPTY"]
+
+
+__getattr__ = renamed_attributes(__name__)  # the old name BoardEnv, with a warning until it goes

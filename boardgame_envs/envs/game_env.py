@@ -9,8 +9,8 @@ step. ``raw_env`` subclasses raise :class:`IllegalMoveError` for an illegal
 action (the game stays as it was); :func:`boardgame_envs.envs.wrappers.safety_wrap`
 gives PettingZoo's behaviour (an illegal move loses).
 
-:class:`GameEnv` is the whole env for a game with no faster path;
-:class:`~boardgame_envs.envs.board_env.BoardEnv` (the m,n,k family) keeps its
+:class:`GameAECEnv` is the whole env for a game with no faster path;
+:class:`~boardgame_envs.envs.board_env.MNKAECEnv` (the m,n,k family) keeps its
 observation planes up to date move by move and overrides the hot calls.
 """
 
@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 
 from boardgame_envs.envs.text import render_text
 from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError
+from boardgame_envs._compat import renamed_attributes
 
 RESET_OPTIONS = ("opening",)  # the keys reset(options=...) accepts
 
@@ -48,7 +49,7 @@ def check_reset_arguments(seed: Any, options: Any) -> None:
             raise ValueError(f"unknown reset option(s) {', '.join(unknown)}; accepted: {known}")
 
 
-class GameEnv(AECEnv, EzPickle):
+class GameAECEnv(AECEnv, EzPickle):
     """A two-player, alternating-move game of the protocol as a PettingZoo ``AECEnv``.
 
     Env modules subclass it as ``raw_env`` with the game and the agent names
@@ -287,3 +288,6 @@ class GameEnv(AECEnv, EzPickle):
 
     def __str__(self) -> str:
         return self.metadata["name"]
+
+
+__getattr__ = renamed_attributes(__name__)  # the old name GameEnv, with a warning until it goes

@@ -1,6 +1,6 @@
 """The AEC env of an m,n,k game under an opening rule (:class:`~boardgame_envs.games.opening_game.OpeningRuleGame`).
 
-It is :class:`~boardgame_envs.envs.game_env.GameEnv` (observations from
+It is :class:`~boardgame_envs.envs.game_env.GameAECEnv` (observations from
 ``state.planes``, masks from ``legal_mask``, the rewards of ``returns()``)
 with the things an opening adds: the agents are seats with fixed names whose
 colours the opening decides, so each agent's ``info`` says the colour it
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardgame_envs.envs.game_env import GameEnv
+from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.envs.text import render_ansi
 from boardgame_envs.games.opening_game import OpeningRuleGame, OpeningState
 
@@ -53,7 +53,7 @@ def render_opening_text(state: OpeningState, agents: tuple[str, str] = ("player_
     return "\n".join(lines)
 
 
-class OpeningRuleEnv(GameEnv):
+class OpeningRuleEnv(GameAECEnv):
     """A PettingZoo AEC env over an :class:`OpeningRuleGame`; env modules subclass it (``gomoku_v0``)."""
 
     info_strings = True  # False: each agent's info in numbers only (color_id, phase_id); see the module docstring

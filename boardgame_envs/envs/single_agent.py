@@ -71,6 +71,7 @@ from boardgame_envs.games.catalog import GAMES, game_info, load
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy
+from boardgame_envs._compat import renamed_attributes
 
 SEATS = ("first", "second", "random")
 ILLEGAL = ("lose", "raise")
@@ -118,7 +119,7 @@ def make_opponent(spec: Any, seed: int | None = None) -> Any:
     )
 
 
-class BoardGameEnv(gymnasium.Env):
+class SingleAgentEnv(gymnasium.Env):
     """One of our two-player games as a single-agent ``gymnasium.Env``; see the module docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
@@ -319,12 +320,12 @@ def make_vector_env(num_envs: int = 1, opening_rule: Any = None, parallel: bool 
     """The ids' vector entry point: the batched engine (:mod:`boardgame_envs.vector.gym_env`), or, with an
     ``opening_rule``, ``num_envs`` single-agent envs in Gymnasium's ``SyncVectorEnv``."""
     if opening_rule is None or opening_rule is False:
-        return load("boardgame_envs.vector.gym_env:BoardGameVectorEnv")(num_envs, parallel=parallel, **kwargs)
+        return load("boardgame_envs.vector.gym_env:SingleAgentVectorEnv")(num_envs, parallel=parallel, **kwargs)
     if parallel:
         raise ValueError("parallel=True runs the batched engine's numba threads, which play no opening rule; "
                          "drop it (the games under an opening rule run one after another)")  # fmt: skip
-    BoardGameEnv(opening_rule=opening_rule, **kwargs)  # the arguments checked once, here, with their own errors
-    return gymnasium.vector.SyncVectorEnv([lambda: BoardGameEnv(opening_rule=opening_rule, **kwargs)] * num_envs)
+    SingleAgentEnv(opening_rule=opening_rule, **kwargs)  # the arguments checked once, here, with their own errors
+    return gymnasium.vector.SyncVectorEnv([lambda: SingleAgentEnv(opening_rule=opening_rule, **kwargs)] * num_envs)
 
 
 def register_gymnasium_envs() -> None:
@@ -335,7 +336,7 @@ def register_gymnasium_envs() -> None:
     :mod:`boardgame_envs.vector.gym_env` (:func:`make_vector_env`; under an opening
     rule, single-agent envs in turn). The others vectorize with Gymnasium's "sync" mode.
     """
-    entry = "boardgame_envs.envs.single_agent:BoardGameEnv"
+    entry = "boardgame_envs.envs.single_agent:SingleAgentEnv"
     vector_entry = "boardgame_envs.envs.single_agent:make_vector_env"
     ids = {env_id: {"game": name, **fixed} for name, info in GAMES.items() for env_id, fixed in info.gymnasium_ids.items()}
     for env_id, kwargs in ids.items():
@@ -344,3 +345,6 @@ def register_gymnasium_envs() -> None:
             batched = GAMES[kwargs["game"]].batched
             gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry if batched else None,
                                kwargs=kwargs)  # fmt: skip
+
+
+__getattr__ = renamed_attributes(__name__)  # the old name BoardGameEnv, with a warning until it goes

@@ -4,8 +4,8 @@
 >>> env = gymnasium.make("boardgame_envs/TicTacToe-v0", opponent=pool)      # or make_vec(..., opponent=pool)
 >>> pool.add_snapshot(model)                   # every so often: a frozen copy of the learner joins the pool
 
-The envs (:class:`~boardgame_envs.envs.single_agent.BoardGameEnv`, the batched
-:class:`~boardgame_envs.vector.gym_env.BoardGameVectorEnv`) know a pool only by three
+The envs (:class:`~boardgame_envs.envs.single_agent.SingleAgentEnv`, the batched
+:class:`~boardgame_envs.vector.gym_env.SingleAgentVectorEnv`) know a pool only by three
 methods, so any object with them can stand in (see
 :func:`~boardgame_envs.envs.single_agent.is_opponent_pool`):
 

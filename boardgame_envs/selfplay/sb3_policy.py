@@ -53,7 +53,7 @@ def layout_of(observation_shape: tuple[int, ...], planes: tuple[int, int, int], 
 
 def encode(planes: np.ndarray, layout: str) -> np.ndarray:
     """Planes ``(k, h, w, c)`` (0/1 int8, the games' own) as a batch of observations in ``layout`` (uint8),
-    as :class:`~boardgame_envs.envs.single_agent.BoardGameEnv` builds them."""
+    as :class:`~boardgame_envs.envs.single_agent.SingleAgentEnv` builds them."""
     planes = np.asarray(planes).astype(np.uint8, copy=False)
     if layout == "flat":
         return planes.reshape(len(planes), -1)

@@ -59,9 +59,10 @@ from gymnasium.vector.utils import batch_space
 from boardgame_envs.envs.single_agent import check_view_options, is_opponent_pool
 from boardgame_envs.vector.engine import VectorGames, make
 from boardgame_envs.vector.opponents import make_opponent
+from boardgame_envs._compat import renamed_attributes
 
 
-class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
+class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games against an opponent as one ``gymnasium.vector.VectorEnv``; see the module docstring."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -132,6 +133,11 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         if self.pool is not None:
             for g in np.flatnonzero(games):
                 self._names[g] = self.pool.sample()
+            members = getattr(self.pool, "names", None)  # an OpponentPool's; a duck-typed pool may lack it
+            if members is not None:
+                playing, members = set(self._names), set(members)
+                for name in [n for n in self._pooled if n not in playing and n not in members]:
+                    del self._pooled[name]  # a member that left the pool, its last game over
         if opens.any():
             replies, forfeits = self._replies(opens)
             for exc in forfeits.values():
@@ -157,9 +163,18 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         return replies, forfeits
 
     def _member(self, name: str) -> Any:
-        """The batched opponent of pool member ``name``, built once (anew if the pool replaced the member)."""
-        given = self.pool.opponent(name)
+        """The batched opponent of pool member ``name``, built once (anew if the pool replaced the member).
+
+        A member that left the pool meanwhile (an old snapshot dropped by ``add_snapshot``) keeps
+        playing the games already drawn against it; no new game draws it.
+        """
         built = self._pooled.get(name)
+        try:
+            given = self.pool.opponent(name)
+        except KeyError:
+            if built is None:
+                raise
+            return built[1]
         if built is None or built[0] is not given:
             built = self._pooled[name] = (given, make_opponent(given, self._encode, int(self.np_random.integers(2**63))))
         return built[1]
@@ -245,4 +260,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
 
     def __repr__(self) -> str:
         opponent = self.pool if self.pool is not None else self.opponent.name
-        return f"BoardGameVectorEnv({self.engine!r}, opponent={opponent!r}, seat={self.seat!r})"
+        return f"SingleAgentVectorEnv({self.engine!r}, opponent={opponent!r}, seat={self.seat!r})"
+
+
+__getattr__ = renamed_attributes(__name__)  # the old name BoardGameVectorEnv, with a warning until it goes

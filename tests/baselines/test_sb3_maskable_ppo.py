@@ -16,9 +16,9 @@ def script():
 
 
 def test_random_opening_hands_over_a_live_position_with_the_learner_to_move(script):
-    from boardgame_envs.envs.single_agent import BoardGameEnv
+    from boardgame_envs.envs.single_agent import SingleAgentEnv
 
-    env = script.RandomOpening(BoardGameEnv(game="tictactoe", seat="random", opponent="alphabeta", flatten=True), 2)
+    env = script.RandomOpening(SingleAgentEnv(game="tictactoe", seat="random", opponent="alphabeta", flatten=True), 2)
     seen = set()
     env.reset(seed=0)
     for _ in range(300):
@@ -36,10 +36,10 @@ def test_random_opening_hands_over_a_live_position_with_the_learner_to_move(scri
 
 
 def test_random_opening_is_reproducible_under_reset_seed(script):
-    from boardgame_envs.envs.single_agent import BoardGameEnv
+    from boardgame_envs.envs.single_agent import SingleAgentEnv
 
     def boards(seed):
-        env = script.RandomOpening(BoardGameEnv(game="tictactoe", seat="random", opponent="alphabeta", flatten=True), 2)
+        env = script.RandomOpening(SingleAgentEnv(game="tictactoe", seat="random", opponent="alphabeta", flatten=True), 2)
         first = env.reset(seed=seed)[0]
         return [first, *(env.reset()[0] for _ in range(20))]
 

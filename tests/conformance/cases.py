@@ -25,7 +25,7 @@ import gymnasium
 from gymnasium.utils import EzPickle
 from pettingzoo import aec_registry, register
 
-from boardgame_envs.envs.game_env import GameEnv
+from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.envs.single_agent import register_gymnasium_envs
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import ENVS, GAMES, GameInfo, register_env
@@ -67,8 +67,8 @@ def _env_module(test: TemporaryGame = TEST_ENTRIES[TEST_ENTRY.name]) -> types.Mo
     """A test game's env module, as a game author writes it (boardgame_envs/connect_four_v0.py is the model)."""
     module = types.ModuleType(test.module)
 
-    class raw_env(GameEnv):  # noqa: N801 (PettingZoo's module convention)
-        metadata = {**GameEnv.metadata, "name": test.module.rpartition(".")[2]}
+    class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo's module convention)
+        metadata = {**GameAECEnv.metadata, "name": test.module.rpartition(".")[2]}
 
         def __init__(self, render_mode: str | None = None) -> None:
             EzPickle.__init__(self, render_mode=render_mode)

@@ -295,7 +295,7 @@ def _pettingzoo_stack(raw):
     """PettingZoo's own wrappers, unmodified, in the order ``env()`` uses, over ``raw``.
 
     ``raw`` also gets back PettingZoo's own ``AECEnv._was_dead_step`` in place
-    of ``BoardEnv``'s two-agent version, so that side is PettingZoo's throughout.
+    of ``MNKAECEnv``'s two-agent version, so that side is PettingZoo's throughout.
     """
     from pettingzoo.utils import wrappers
 
@@ -338,7 +338,7 @@ def test_env_behaves_like_pettingzoos_own_wrappers(calls):
     Any mix of steps (legal, illegal, ``None``, after the end), ``last``,
     ``observe`` and ``reset`` calls goes to both stacks; what each call returns or raises,
     and the env's bookkeeping after it, must be the same. PettingZoo's stack also
-    keeps PettingZoo's own ``_was_dead_step``, which ``BoardEnv`` replaces.
+    keeps PettingZoo's own ``_was_dead_step``, which ``MNKAECEnv`` replaces.
     """
     ours = gomoku_v0.env(board_size=5, win_length=3)
     theirs = _pettingzoo_stack(gomoku_v0.raw_env(board_size=5, win_length=3))

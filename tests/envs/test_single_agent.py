@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 import boardgame_envs  # noqa: F401
 from boardgame_envs import IllegalMoveError
-from boardgame_envs.envs.single_agent import BoardGameEnv, register_gymnasium_envs
+from boardgame_envs.envs.single_agent import SingleAgentEnv, register_gymnasium_envs
 
 IDS = ["boardgame_envs/TicTacToe-v0", "boardgame_envs/Gomoku-v0", "boardgame_envs/Renju-v0"]
 
@@ -35,7 +35,7 @@ def test_checkers_pass(env_id):
 
 
 def test_spaces():
-    assert BoardGameEnv().observation_space == gymnasium.spaces.Box(0, 1, (3, 3, 2), np.uint8)
+    assert SingleAgentEnv().observation_space == gymnasium.spaces.Box(0, 1, (3, 3, 2), np.uint8)
     env = gymnasium.make("boardgame_envs/Gomoku-v0", board_size=9, channels_first=True)
     assert env.observation_space.shape[1:] == (9, 9) and env.action_space.n == 81
     renju = gymnasium.make("boardgame_envs/Renju-v0", flatten=True)
@@ -47,7 +47,7 @@ def test_opponent_winning_reply_returns_minus_one_on_that_step():
     #   X X X
     #   O O .
     #   . . .
-    env = BoardGameEnv("tictactoe", opponent=scripted(0, 1, 2), seat="second")
+    env = SingleAgentEnv("tictactoe", opponent=scripted(0, 1, 2), seat="second")
     env.reset(seed=0)
     steps = [env.step(a)[1:4] for a in (3, 4)]
     assert steps == [(0.0, False, False), (-1.0, True, False)]
@@ -56,7 +56,7 @@ def test_opponent_winning_reply_returns_minus_one_on_that_step():
 
 
 def test_learner_win_and_draw():
-    env = BoardGameEnv("tictactoe", opponent=scripted(3, 4), seat="first")
+    env = SingleAgentEnv("tictactoe", opponent=scripted(3, 4), seat="first")
     env.reset(seed=0)
     assert env.step(0)[1:3] == (0.0, False)
     assert env.step(1)[1:3] == (0.0, False)
@@ -65,36 +65,36 @@ def test_learner_win_and_draw():
     #   X O X
     #   X O O
     #   O X X
-    draw = BoardGameEnv("tictactoe", opponent=scripted(1, 4, 5, 6), seat="first")
+    draw = SingleAgentEnv("tictactoe", opponent=scripted(1, 4, 5, 6), seat="first")
     draw.reset(seed=0)
     results = [draw.step(a)[1:3] for a in (0, 2, 3, 7, 8)]
     assert results == [(0.0, False)] * 4 + [(0.0, True)]
 
 
 def test_seats():
-    second = BoardGameEnv("tictactoe", opponent=scripted(4), seat="second")
+    second = SingleAgentEnv("tictactoe", opponent=scripted(4), seat="second")
     obs, info = second.reset(seed=0)
     assert info["seat"] == "second" and second.learner == second.aec.possible_agents[1]
     assert obs[1, 1, 1] == 1 and obs[..., 0].sum() == 0  # the opponent's stone, seen from the learner's side
     assert info["action_mask"].sum() == 8
     seats = set()
     for seed in range(20):
-        env = BoardGameEnv("tictactoe", seat="random")
+        env = SingleAgentEnv("tictactoe", seat="random")
         seat = env.reset(seed=seed)[1]["seat"]
-        assert BoardGameEnv("tictactoe", seat="random").reset(seed=seed)[1]["seat"] == seat  # same seed, same seat
+        assert SingleAgentEnv("tictactoe", seat="random").reset(seed=seed)[1]["seat"] == seat  # same seed, same seat
         assert (env.aec.game_state.board != 0).sum() == (seat == "second")
         seats.add(seat)
     assert seats == {"first", "second"}
 
 
 def test_observation_is_the_learners_and_masks_agree():
-    env = BoardGameEnv("gomoku", board_size=7, rule="freestyle", seat="second", opponent="random", channels_first=True)
+    env = SingleAgentEnv("gomoku", board_size=7, rule="freestyle", seat="second", opponent="random", channels_first=True)
     obs, info = env.reset(seed=0)
     assert obs.shape == (4, 7, 7) and obs.dtype == np.uint8 and env.observation_space.contains(obs)
     assert obs[1].sum() == 1 and obs[0].sum() == 0  # the opponent (black) has moved once
     np.testing.assert_array_equal(info["action_mask"], env.action_masks())
     assert env.action_masks().sum() == 48
-    assert BoardGameEnv("tictactoe", flatten=True).reset(seed=0)[0].shape == (18,)
+    assert SingleAgentEnv("tictactoe", flatten=True).reset(seed=0)[0].shape == (18,)
 
 
 def test_callable_opponent_sees_its_own_view_in_the_learners_encoding():
@@ -104,7 +104,7 @@ def test_callable_opponent_sees_its_own_view_in_the_learners_encoding():
         seen.append((observation.copy(), mask.copy()))
         return int(np.flatnonzero(mask)[0])
 
-    env = BoardGameEnv("tictactoe", opponent=opponent, seat="first", channels_first=True)
+    env = SingleAgentEnv("tictactoe", opponent=opponent, seat="first", channels_first=True)
     env.reset(seed=0)
     env.step(4)  # learner X in the centre; the opponent replies in the first free cell, 0
     observation, mask = seen[0]
@@ -116,7 +116,7 @@ def test_callable_opponent_sees_its_own_view_in_the_learners_encoding():
 
 def test_same_seed_same_episode():
     def episode(seed):
-        env = BoardGameEnv("gomoku", board_size=7, opponent=("mcts", {"simulations": 200}), seat="random")
+        env = SingleAgentEnv("gomoku", board_size=7, opponent=("mcts", {"simulations": 200}), seat="random")
         obs, _ = env.reset(seed=seed)
         rng = np.random.default_rng(0)
         frames = [obs]
@@ -128,7 +128,7 @@ def test_same_seed_same_episode():
         return np.stack(frames)
 
     np.testing.assert_array_equal(episode(5), episode(5))
-    env = BoardGameEnv("tictactoe", seat="second")
+    env = SingleAgentEnv("tictactoe", seat="second")
     firsts = set()
     for _ in range(2):
         env.set_opponent("random", seed=3)
@@ -138,7 +138,7 @@ def test_same_seed_same_episode():
 
 @pytest.mark.parametrize("bad", [4, 9, -1, 2.5, "3", None])
 def test_illegal_actions_lose(bad):
-    env = BoardGameEnv("tictactoe", opponent=scripted(0))
+    env = SingleAgentEnv("tictactoe", opponent=scripted(0))
     env.reset(seed=0)
     env.step(4)  # the centre is now occupied
     before = env.aec.game_state.board.copy()
@@ -152,7 +152,7 @@ def test_illegal_actions_lose(bad):
 
 
 def test_illegal_actions_raise():
-    strict = BoardGameEnv("tictactoe", illegal_action="raise")
+    strict = SingleAgentEnv("tictactoe", illegal_action="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalMoveError, match="out of range"):
         strict.step(42)
@@ -171,7 +171,7 @@ def test_renju_forbidden_point_loses_or_raises():
     n = 15
     corners = (0, 14, 210, 224)
     for mode in ("lose", "raise"):
-        env = BoardGameEnv("gomoku", rule="renju", opponent=scripted(*corners), seat="first", illegal_action=mode)
+        env = SingleAgentEnv("gomoku", rule="renju", opponent=scripted(*corners), seat="first", illegal_action=mode)
         env.reset(seed=0)
         for r, c in [(7, 5), (5, 7), (7, 6), (6, 7)]:
             assert env.step(r * n + c)[1:3] == (0.0, False)
@@ -187,21 +187,21 @@ def test_renju_forbidden_point_loses_or_raises():
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="seat"):
-        BoardGameEnv(seat="middle")
+        SingleAgentEnv(seat="middle")
     with pytest.raises(ValueError, match="illegal_action"):
-        BoardGameEnv(illegal_action="ignore")
+        SingleAgentEnv(illegal_action="ignore")
     with pytest.raises(ValueError, match="game"):
-        BoardGameEnv(game="chess")
+        SingleAgentEnv(game="chess")
     with pytest.raises(ValueError, match="opponent"):
-        BoardGameEnv(opponent=42)
+        SingleAgentEnv(opponent=42)
     with pytest.raises(ValueError, match="unknown policy"):
-        BoardGameEnv(opponent="grandmaster")
+        SingleAgentEnv(opponent="grandmaster")
     with pytest.raises(ValueError, match="render_mode"):
-        BoardGameEnv(render_mode="pygame")
+        SingleAgentEnv(render_mode="pygame")
 
 
 def test_render_passthrough():
-    env = BoardGameEnv("tictactoe", render_mode="ansi", opponent=scripted(0))
+    env = SingleAgentEnv("tictactoe", render_mode="ansi", opponent=scripted(0))
     env.reset(seed=0)
     env.step(4)
     text = env.render()
@@ -210,7 +210,7 @@ def test_render_passthrough():
     image.reset(seed=0)
     frame = image.render()
     assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
-    assert BoardGameEnv().render() is None
+    assert SingleAgentEnv().render() is None
 
 
 def test_make_vec_and_registration():

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from boardgame_envs import IllegalMoveError
-from boardgame_envs.envs.single_agent import BoardGameEnv
+from boardgame_envs.envs.single_agent import SingleAgentEnv
 
 
 @pytest.mark.parametrize("action", [True, False, np.bool_(True)])
 def test_a_bool_action_is_illegal(action):
-    env = BoardGameEnv("tictactoe", opponent="random", illegal_action="raise")
+    env = SingleAgentEnv("tictactoe", opponent="random", illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalMoveError):
         env.step(action)
@@ -19,7 +19,7 @@ def test_a_bool_action_is_illegal(action):
 
 
 def test_a_bool_action_forfeits_under_the_default_rule():
-    env = BoardGameEnv("tictactoe", opponent="random")
+    env = SingleAgentEnv("tictactoe", opponent="random")
     env.reset(seed=0)
     _, reward, terminated, _, info = env.step(True)
     assert reward == -1.0 and terminated and info["illegal_action"]

@@ -17,7 +17,7 @@ from ascii_boards import env_from
 from boardgame_envs import gomoku_v0
 from boardgame_envs.arena import play_game
 from boardgame_envs.cli import main
-from boardgame_envs.envs.single_agent import BoardGameEnv
+from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.games.notation import parse_point
 from boardgame_envs.gomocup import (
     EngineCrashed, EngineIllegalMove, EngineProtocolError, EngineStartError, EngineTimeout, GomocupEngine,
@@ -278,7 +278,7 @@ def test_forfeits_in_the_arena_and_the_single_agent_view():
     env_fn = functools.partial(gomoku_v0.env, board_size=9)
     assert play_game(env_fn, fake("garbage"), RandomPolicy(seed=0))[0] == 2
     assert play_game(env_fn, RandomPolicy(seed=0), fake("fixed", "40,40"))[0] == 1
-    view = BoardGameEnv("gomoku", board_size=9, opponent=fake("crash"))
+    view = SingleAgentEnv("gomoku", board_size=9, opponent=fake("crash"))
     view.reset(seed=0)
     _, reward, terminated, _, info = view.step(40)
     assert reward == 1.0 and terminated and "exited" in info["opponent_forfeit"]

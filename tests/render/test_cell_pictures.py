@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardgame_envs.envs.game_env import GameEnv
+from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.protocol import action_at_cell, cell_of, last_other_action, other_actions
 from boardgame_envs.render.cells import CELL_COLOURS, STONE_COLOURS, CellGeometry, palette, render_cells
@@ -61,7 +61,7 @@ def test_cells_and_other_actions_by_the_protocol():
 
 
 def test_the_env_draws_the_pass_game():
-    env = GameEnv(PassGame(), ("player_0", "player_1"), render_mode="rgb_array")
+    env = GameAECEnv(PassGame(), ("player_0", "player_1"), render_mode="rgb_array")
     env.reset(seed=0)
     env.step(4)
     env.step(PASS)

@@ -12,7 +12,7 @@ import torch
 from gymnasium import spaces
 
 import boardgame_envs  # noqa: F401
-from boardgame_envs.envs.single_agent import BoardGameEnv
+from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.sb3 import BoardCNN
 
 
@@ -85,7 +85,7 @@ def test_maskable_ppo_learns_through_subproc_vec_env():
 def test_self_play_callable_is_a_frozen_model():
     from sb3_contrib import MaskablePPO
 
-    env = BoardGameEnv("tictactoe", seat="random", flatten=True)
+    env = SingleAgentEnv("tictactoe", seat="random", flatten=True)
     learner = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=0)
     snapshot = MaskablePPO("MlpPolicy", env, seed=1)
     snapshot.set_parameters(learner.get_parameters())

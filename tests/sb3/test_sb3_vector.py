@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import boardgame_envs  # noqa: F401  (registers the ids)
-from boardgame_envs.vector.gym_env import BoardGameVectorEnv
+from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
 
 pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO  # noqa: E402
@@ -45,7 +45,7 @@ def test_vec_env_conventions():
 
 def test_seeded_reset_is_reproducible():
     def first_obs():
-        venv = SB3VecEnv(BoardGameVectorEnv(6, game="tictactoe", seat="random", opponent="random"))
+        venv = SB3VecEnv(SingleAgentVectorEnv(6, game="tictactoe", seat="random", opponent="random"))
         venv.seed(9)
         return venv.reset()
 

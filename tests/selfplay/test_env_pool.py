@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import boardgame_envs  # noqa: F401
-from boardgame_envs.envs.single_agent import BoardGameEnv
+from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.selfplay import OpponentPool
-from boardgame_envs.vector.gym_env import BoardGameVectorEnv
+from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
 
 
 class LastLegal:
@@ -50,7 +50,7 @@ def first_legal(masks):
 def test_vector_env_answers_each_members_games_in_one_call():
     net = LastLegal()
     pool = ScriptedPool(["net", "random", "greedy"], {"net": net, "random": "random", "greedy": "greedy"})
-    env = BoardGameVectorEnv(12, opponent=pool, seat="second", channels_first=True)
+    env = SingleAgentVectorEnv(12, opponent=pool, seat="second", channels_first=True)
     obs, info = env.reset(seed=0)
     assert list(info["opponent"]) == ["net", "random", "greedy"] * 4
     assert net.batches == [4]  # the four games it opens, in one call
@@ -82,7 +82,7 @@ def test_vector_env_records_each_finished_game_against_its_member():
 def test_single_agent_env_draws_per_game_and_records_results():
     net = LastLegal()
     pool = ScriptedPool(["net", "random"], {"net": net, "random": "random"})
-    env = BoardGameEnv(opponent=pool, seat="second", channels_first=True)
+    env = SingleAgentEnv(opponent=pool, seat="second", channels_first=True)
     results = []
     for game in range(6):
         obs, info = env.reset(seed=game)
@@ -98,7 +98,7 @@ def test_single_agent_env_draws_per_game_and_records_results():
 
 def test_single_agent_env_records_illegal_moves_as_losses_and_not_abandoned_games():
     pool = ScriptedPool(["random"], {"random": "random"})
-    env = BoardGameEnv(opponent=pool)
+    env = SingleAgentEnv(opponent=pool)
     env.reset(seed=0)
     env.step(0)
     env.reset(seed=1)  # the first game was left unfinished: no result
@@ -108,7 +108,7 @@ def test_single_agent_env_records_illegal_moves_as_losses_and_not_abandoned_game
 
 
 def test_a_pool_can_be_set_between_games_and_replaced():
-    env = BoardGameEnv(opponent="random")
+    env = SingleAgentEnv(opponent="random")
     pool = OpponentPool(["greedy"], seed=0)
     env.set_opponent(pool)
     _, info = env.reset(seed=0)
@@ -117,7 +117,7 @@ def test_a_pool_can_be_set_between_games_and_replaced():
     _, info = env.reset(seed=0)
     assert "opponent" not in info
 
-    venv = BoardGameVectorEnv(4, opponent="random")
+    venv = SingleAgentVectorEnv(4, opponent="random")
     venv.reset(seed=0)
     venv.set_opponent(pool)  # games under way draw their member now
     _, _, _, _, info = venv.step(first_legal(venv.action_masks()))
@@ -127,4 +127,31 @@ def test_a_pool_can_be_set_between_games_and_replaced():
 def test_a_member_that_is_no_opponent_is_named():
     pool = ScriptedPool(["odd"], {"odd": 42})
     with pytest.raises(TypeError, match="odd"):
-        BoardGameEnv(opponent=pool).reset(seed=0)
+        SingleAgentEnv(opponent=pool).reset(seed=0)
+
+
+def test_vector_env_plays_on_against_a_snapshot_that_left_the_pool(tmp_path):
+    """A snapshot dropped by add_snapshot (max_snapshots) keeps its games under way; new games draw the rest."""
+    weights = tmp_path / "weights.bin"
+    weights.write_bytes(b"frozen")
+    loaded = []
+
+    def loader(path):
+        loaded.append(path)
+        return LastLegal()
+
+    pool = OpponentPool(["random"], sampling="latest", latest_share=1.0, max_snapshots=1, seed=0,
+                        snapshot_loader=loader)  # fmt: skip
+    first = pool.add_snapshot(weights)
+    env = SingleAgentVectorEnv(8, opponent=pool, seat="random", channels_first=True)
+    obs, info = env.reset(seed=0)
+    assert set(info["opponent"]) == {first}
+    second = pool.add_snapshot(weights)  # the first snapshot leaves the pool while its games go on
+    assert pool.snapshots == [second]
+    seen = set()
+    for _ in range(12):  # tic-tac-toe games end within 5 learner moves: every slot finishes one and draws anew
+        obs, rewards, done, _, info = env.step(first_legal(info["action_mask"]))
+        seen |= set(info["opponent"])
+    assert second in seen and set(info["opponent"]) == {second}
+    assert first not in env._pooled  # its last game over, the env lets it go
+    assert first not in pool.results()  # its late results are not recorded against a member that left

@@ -19,12 +19,12 @@ import torch
 
 import boardgame_envs  # noqa: F401
 from boardgame_envs.selfplay import OpponentPool
-from boardgame_envs.vector.gym_env import BoardGameVectorEnv
+from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
 
 
 def wins_against_random(model, seat: str, games: int = 200) -> float:
     """The share of ``games`` the greedy learner wins in ``seat`` against uniform random moves."""
-    env = BoardGameVectorEnv(games, opponent="random", seat=seat)
+    env = SingleAgentVectorEnv(games, opponent="random", seat=seat)
     obs, info = env.reset(seed=123)
     result = np.full(games, np.nan)
     while np.isnan(result).any():

@@ -11,7 +11,7 @@ import functools
 
 import pytest
 
-from boardgame_envs.envs.game_env import GameEnv
+from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.envs.text import coordinates, render_text
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.policies.base import game_state_of
@@ -32,7 +32,7 @@ class Scripted:
 
 
 def _env_fn(render_mode="ansi"):
-    return GameEnv(PassGame(), ("player_0", "player_1"), render_mode)
+    return GameAECEnv(PassGame(), ("player_0", "player_1"), render_mode)
 
 
 def _played(game, moves):

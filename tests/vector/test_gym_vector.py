@@ -9,12 +9,12 @@ from gymnasium.vector import AutoresetMode
 
 import boardgame_envs  # noqa: F401  (registers the ids)
 from boardgame_envs import gomoku_v0, vector
-from boardgame_envs.envs.single_agent import BoardGameEnv
+from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.games.notation import parse_point
 from boardgame_envs.policies import RandomPolicy
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.vector import IllegalActionsError
-from boardgame_envs.vector.gym_env import BoardGameVectorEnv
+from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
 from boardgame_envs.vector.opponents import GreedyOpponent
 
 IDS = ["boardgame_envs/TicTacToe-v0", "boardgame_envs/Gomoku-v0", "boardgame_envs/Renju-v0"]
@@ -23,7 +23,7 @@ IDS = ["boardgame_envs/TicTacToe-v0", "boardgame_envs/Gomoku-v0", "boardgame_env
 @pytest.mark.parametrize("env_id", IDS)
 def test_make_vec_gives_the_native_vector_env(env_id):
     envs = gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="vector_entry_point", opponent="random")
-    assert isinstance(envs, BoardGameVectorEnv) and envs.num_envs == 4
+    assert isinstance(envs, SingleAgentVectorEnv) and envs.num_envs == 4
     assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     single = gymnasium.make(env_id)
     assert envs.single_observation_space == single.observation_space
@@ -32,7 +32,7 @@ def test_make_vec_gives_the_native_vector_env(env_id):
     assert envs.observation_space.contains(obs)
     assert info["action_mask"].shape == (4, single.action_space.n) and info["action_mask"].dtype == np.bool_
     np.testing.assert_array_equal(envs.action_masks(), info["action_mask"])
-    assert gymnasium.make_vec(env_id, num_envs=2).unwrapped.__class__ is BoardGameVectorEnv  # the default mode
+    assert gymnasium.make_vec(env_id, num_envs=2).unwrapped.__class__ is SingleAgentVectorEnv  # the default mode
 
 
 def deterministic_reply(observation, mask):
@@ -57,8 +57,8 @@ def batched_reply(observations, masks):
 def test_same_games_as_the_single_agent_view(kwargs):
     """The same learner actions and the same (position-determined) opponent give the same steps, game by game."""
     num_envs = 5
-    envs = BoardGameVectorEnv(num_envs, opponent=batched_reply, **kwargs)
-    singles = [BoardGameEnv(opponent=deterministic_reply, **kwargs) for _ in range(num_envs)]
+    envs = SingleAgentVectorEnv(num_envs, opponent=batched_reply, **kwargs)
+    singles = [SingleAgentEnv(opponent=deterministic_reply, **kwargs) for _ in range(num_envs)]
     obs, info = envs.reset(seed=0)
     for b, env in enumerate(singles):
         single_obs, single_info = env.reset(seed=b)
@@ -143,9 +143,9 @@ def test_greedy_renju_black_does_not_block_on_a_forbidden_point():
 
 
 def test_per_game_policies_play_legal_moves():
-    envs = BoardGameVectorEnv(6, game="tictactoe", opponent="mcts:simulations=30", seat="random")
+    envs = SingleAgentVectorEnv(6, game="tictactoe", opponent="mcts:simulations=30", seat="random")
     envs.reset(seed=3)
-    other = BoardGameVectorEnv(3, game="gomoku", board_size=7, win_length=4, opponent=RandomPolicy(seed=0))
+    other = SingleAgentVectorEnv(3, game="gomoku", board_size=7, win_length=4, opponent=RandomPolicy(seed=0))
     other.reset(seed=0)
     rng = np.random.default_rng(0)
     for env in (envs, other):
@@ -157,7 +157,7 @@ def test_per_game_policies_play_legal_moves():
 
 def test_seed_fixes_seats_and_opponent():
     def run(seed):
-        envs = BoardGameVectorEnv(8, game="gomoku", board_size=7, win_length=4, seat="random", opponent="greedy")
+        envs = SingleAgentVectorEnv(8, game="gomoku", board_size=7, win_length=4, seat="random", opponent="greedy")
         obs, info = envs.reset(seed=seed)
         out = [obs, info["seat"]]
         for _ in range(10):
@@ -171,7 +171,7 @@ def test_seed_fixes_seats_and_opponent():
 
 
 def test_illegal_actions():
-    envs = BoardGameVectorEnv(3, game="tictactoe", opponent="greedy")
+    envs = SingleAgentVectorEnv(3, game="tictactoe", opponent="greedy")
     envs.reset(seed=0)
     envs.step(np.array([4, 4, 4]))  # the learner (X) takes the centre; greedy O answers at random
     masks = envs.action_masks()
@@ -181,7 +181,7 @@ def test_illegal_actions():
     assert rewards[[0, 2]].tolist() == [-1.0, -1.0] and terminated[[0, 2]].all()
     assert info["final_obs"][0][1, 1].tolist() == [1, 0]  # the board as it was: X in the centre, nothing added
     assert envs.engine.num_moves[[0, 2]].tolist() == [0, 0]  # reset in the same step
-    strict = BoardGameVectorEnv(2, game="tictactoe", illegal_action="raise")
+    strict = SingleAgentVectorEnv(2, game="tictactoe", illegal_action="raise")
     strict.reset(seed=0)
     strict.step(np.array([4, 0]))
     before = strict.engine.boards.copy()
@@ -192,7 +192,7 @@ def test_illegal_actions():
 
 def test_record_episode_statistics_wrapper_counts_games():
     envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(
-        BoardGameVectorEnv(16, game="tictactoe", opponent="random")
+        SingleAgentVectorEnv(16, game="tictactoe", opponent="random")
     )
     envs.reset(seed=0)
     episodes = 0
@@ -218,7 +218,7 @@ def test_record_episode_statistics_wrapper_counts_games():
 )
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        BoardGameVectorEnv(2, **kwargs)
+        SingleAgentVectorEnv(2, **kwargs)
 
 
 class Quitter:
@@ -231,14 +231,14 @@ class Quitter:
 
 
 def test_an_opponent_forfeit_is_a_win_for_the_learner():
-    envs = BoardGameVectorEnv(3, game="tictactoe", opponent=Quitter())
+    envs = SingleAgentVectorEnv(3, game="tictactoe", opponent=Quitter())
     envs.reset(seed=0)
     obs, rewards, terminated, _, info = envs.step(np.array([0, 1, 2]))
     assert rewards.tolist() == [1.0, 1.0, 1.0] and terminated.all()
     assert info["opponent_forfeit"].tolist() == ["engine crashed"] * 3 and info["_opponent_forfeit"].all()
     assert envs.engine.num_moves.tolist() == [0, 0, 0]  # reset in the same step
     with pytest.raises(Forfeit, match="engine crashed"):  # a forfeit of the opening move propagates
-        BoardGameVectorEnv(2, game="tictactoe", opponent=Quitter(), seat="second").reset(seed=0)
+        SingleAgentVectorEnv(2, game="tictactoe", opponent=Quitter(), seat="second").reset(seed=0)
 
 
 @pytest.mark.parametrize(
@@ -251,7 +251,7 @@ def test_an_opponent_forfeit_is_a_win_for_the_learner():
     ],
 )
 def test_the_vector_view_checks_its_options_as_the_single_agent_view_does(kwargs, error, message):
-    for make_view in (lambda: BoardGameEnv("tictactoe", **kwargs),
+    for make_view in (lambda: SingleAgentEnv("tictactoe", **kwargs),
                       lambda: gymnasium.make_vec("boardgame_envs/TicTacToe-v0", num_envs=2,
                                                  vectorization_mode="vector_entry_point", **kwargs)):  # fmt: skip
         with pytest.raises(error, match=message):
