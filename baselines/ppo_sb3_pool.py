@@ -4,7 +4,7 @@ The learner trains against an :class:`~boardgame_envs.selfplay.OpponentPool`
 (the ladder's bottom levels, ``random`` and ``greedy:epsilon=E``, plus its own
 snapshots, one added at every checkpoint; one drawn per game, uniformly). Connect four plays in
 ``--n-envs`` single-agent envs (``DummyVecEnv``; it has no batched engine);
-gomoku9 and renju in one batched vector env (``boardgame_envs.sb3.SB3VecEnv``).
+gomoku9 and renju in one batched vector env (``boardgame_envs.vector.sb3.SB3VecEnv``).
 
 The run goes in chunks of ``--checkpoint-every`` rollouts. After each, the model
 (zip, with its optimiser), the pool (``pool/``), the torch and numpy RNG states
@@ -100,7 +100,7 @@ def make_env(s: dict[str, Any], pool: OpponentPool) -> Any:
     if "single" in spec:
         kwargs = {**spec["single"], "opponent": pool, "seat": "random", "flatten": True}
         return DummyVecEnv([lambda: SingleAgentEnv(**kwargs) for _ in range(s["n_envs"])])
-    from boardgame_envs.sb3 import SB3VecEnv
+    from boardgame_envs.vector.sb3 import SB3VecEnv
 
     env_id, kwargs = spec["vector"]
     return SB3VecEnv(gymnasium.make_vec(env_id, num_envs=s["n_envs"], vectorization_mode="vector_entry_point",
@@ -110,7 +110,7 @@ def make_env(s: dict[str, Any], pool: OpponentPool) -> Any:
 def new_model(s: dict[str, Any], env: Any) -> MaskablePPO:
     policy_kwargs: dict[str, Any] = {"net_arch": [s["net"], s["net"]]}
     if GAMES[s["game"]]["cnn"]:
-        from boardgame_envs.sb3 import BoardCNN
+        from boardgame_envs.vector.sb3 import BoardCNN
 
         policy_kwargs.update(features_extractor_class=BoardCNN,
                              features_extractor_kwargs={"features_dim": 64, "channels": 16, "layers": 3})  # fmt: skip

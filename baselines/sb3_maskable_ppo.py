@@ -295,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
                        **opening)  # fmt: skip
     policy_kwargs: dict[str, Any] = {"net_arch": [128, 128]}
     if args.cnn:
-        from boardgame_envs.sb3 import BoardCNN
+        from boardgame_envs.vector.sb3 import BoardCNN
 
         policy_kwargs.update(features_extractor_class=BoardCNN, features_extractor_kwargs={"features_dim": 128})
     learning_rate = LearningRate(args.lr, args.steps if args.lr_decay else None)

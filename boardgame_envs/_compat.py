@@ -55,7 +55,7 @@ MOVED: dict[str, Moved] = {
     "boardgame_envs.policies.gomocup": Moved("boardgame_envs.gomocup.engine", DROPS_IN),
     "boardgame_envs.policies.gomocup_protocol": Moved("boardgame_envs.gomocup.protocol", DROPS_IN),
     "boardgame_envs.policies.engine_process": Moved("boardgame_envs.gomocup.process", DROPS_IN),
-    "boardgame_envs.vector.sb3": Moved("boardgame_envs.sb3", DROPS_IN),
+    "boardgame_envs.sb3": Moved("boardgame_envs.vector.sb3", DROPS_IN),
     # Lower-layer modules that sat at the root, now with the rules they serve.
     "boardgame_envs.openings": Moved("boardgame_envs.games.opening_positions", DROPS_IN),
     "boardgame_envs.symmetry": Moved("boardgame_envs.games.symmetry", DROPS_IN),

@@ -10,7 +10,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import boardgame_envs  # noqa: F401  (registers the ids)
-from boardgame_envs.sb3 import BoardCNN
+from boardgame_envs.vector.sb3 import BoardCNN
 
 # One torch thread: small networks lose more to thread sync than they gain
 # (on 2 cores, 2,048 PPO steps took 5.2 s instead of 158 s).

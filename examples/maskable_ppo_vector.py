@@ -15,7 +15,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
 import boardgame_envs  # noqa: F401  (registers the ids)
-from boardgame_envs.sb3 import SB3VecEnv
+from boardgame_envs.vector.sb3 import SB3VecEnv
 
 # One torch thread: small networks lose more to thread sync than they gain
 # (on 2 cores, 2,048 PPO steps took 5.2 s instead of 158 s).

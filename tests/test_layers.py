@@ -23,14 +23,13 @@ ROOT = Path(boardgame_envs.__file__).parent
 LAYERS = {
     "_compat": -1,  # old paths and names: imports nothing of the package, names the new ones as data
     "games": 0,  # rules, game data, board symmetries
-    "progress": 0.5,  # progress bars for a terminal or a log (imports nothing of the package)
     "policies": 1, "render": 1,  # agents acting on states; pictures of states
     "envs": 2,  # the AEC env over any game, the wrappers, the single-agent view, make_env
     "vector": 3, "registration": 3,
     # The env modules, as they registered themselves with the catalog: a new game needs no edit here.
     **{entry.module.split(".")[1]: 3 for entry in ENVS.values()},
     "__init__": 4,  # the package: registers the envs
-    "gomocup": 5, "arena": 5, "sb3": 5,
+    "gomocup": 5, "arena": 5,
     "ladder": 6, "alphazero": 6,
     "selfplay": 6.5,  # opponent pools, Elo while training (on the ladder), trained SB3 models as specs
     "ui": 7, "bench": 7,

@@ -6,8 +6,8 @@ import io
 import subprocess
 import sys
 
-from boardgame_envs import progress
-from boardgame_envs.progress import LineWriter, LogBar, progress_bar
+from boardgame_envs.arena import progress
+from boardgame_envs.arena.progress import LineWriter, LogBar, progress_bar
 
 
 class Terminal(io.StringIO):

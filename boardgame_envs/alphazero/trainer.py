@@ -65,7 +65,7 @@ from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, wa
 from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE
 from boardgame_envs.games.protocol import cell_symmetries, as_family
-from boardgame_envs.progress import progress_bar
+from boardgame_envs.arena.progress import progress_bar
 from boardgame_envs.games.symmetry import random_permutations, random_symmetries
 
 

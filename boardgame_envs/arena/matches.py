@@ -50,7 +50,7 @@ from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.policies.registry import spec_name
-from boardgame_envs.progress import progress_bar
+from boardgame_envs.arena.progress import progress_bar
 
 Z95 = 1.959964
 ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate

@@ -197,7 +197,7 @@ def ppo_share(steps: int) -> None:
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
     import boardgame_envs  # noqa: F401  (registers the ids)
-    from boardgame_envs.sb3 import SB3VecEnv
+    from boardgame_envs.vector.sb3 import SB3VecEnv
 
     class Timed(VecEnvWrapper):
         """Adds up the wall time spent inside the env."""

@@ -53,7 +53,7 @@ Rewards are Python floats: +1 when the learner wins, -1 when it loses
 (including on the step where the opponent's reply wins), 0 otherwise.
 Observations are the learner's planes of the AEC env as a ``uint8`` Box with
 values 0/1: HWC by default, CHW with ``channels_first=True`` (for CNNs such as
-``boardgame_envs.sb3.BoardCNN``), 1-D with ``flatten=True`` (for MLPs). The
+``boardgame_envs.vector.sb3.BoardCNN``), 1-D with ``flatten=True`` (for MLPs). The
 action mask is not in the observation: read it from ``info["action_mask"]`` or
 ``env.action_masks()`` (what sb3-contrib's MaskablePPO calls).
 """

@@ -49,7 +49,7 @@ from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_tas
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, engine_of
 from boardgame_envs.ladder.report import OneLineParser, write_plot, write_table
 from boardgame_envs.ladder.table import TableError, read_table
-from boardgame_envs.progress import progress_bar
+from boardgame_envs.arena.progress import progress_bar
 
 TARGET = 50.0  # Elo: the half-width every adjacent difference's 95% interval must reach
 

@@ -38,7 +38,7 @@ from boardgame_envs.ladder.games import Task, play
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
 from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy, spec_name
-from boardgame_envs.progress import progress_bar
+from boardgame_envs.arena.progress import progress_bar
 
 
 @dataclass

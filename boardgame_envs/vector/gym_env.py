@@ -35,7 +35,7 @@ Between steps every game is at the learner's turn.
   elsewhere), flagged by ``info["_final_obs"]``, as ``SyncVectorEnv`` does.
 * Action masks: ``info["action_mask"]`` ``(B, N*N)`` bool after every reset and
   step, and ``action_masks()`` (what sb3-contrib's MaskablePPO calls through
-  :class:`boardgame_envs.sb3.SB3VecEnv`).
+  :class:`boardgame_envs.vector.sb3.SB3VecEnv`).
 * ``illegal_action="lose"`` (default): the game ends with -1, board unchanged,
   ``info["illegal_action"]`` flags it; ``"raise"``: :class:`~boardgame_envs.vector.engine.IllegalActionsError`
   naming the games, and nothing changes. An opponent policy that raises

@@ -13,7 +13,7 @@ from gymnasium import spaces
 
 import boardgame_envs  # noqa: F401
 from boardgame_envs.envs.single_agent import SingleAgentEnv
-from boardgame_envs.sb3 import BoardCNN
+from boardgame_envs.vector.sb3 import BoardCNN
 
 
 @pytest.mark.parametrize("n", [3, 7, 15, 19])

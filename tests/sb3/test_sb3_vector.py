@@ -14,7 +14,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
 from stable_baselines3.common.vec_env import VecMonitor  # noqa: E402
 
-from boardgame_envs.sb3 import SB3VecEnv  # noqa: E402
+from boardgame_envs.vector.sb3 import SB3VecEnv  # noqa: E402
 
 
 def test_vec_env_conventions():

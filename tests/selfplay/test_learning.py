@@ -40,7 +40,7 @@ def test_maskable_ppo_through_the_pool_beats_random():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback, EveryNTimesteps
 
-    from boardgame_envs.sb3 import SB3VecEnv
+    from boardgame_envs.vector.sb3 import SB3VecEnv
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)

@@ -23,7 +23,7 @@ def zips(tmp_path_factory):
     from sb3_contrib import MaskablePPO
     from stable_baselines3 import A2C, DQN, PPO
 
-    from boardgame_envs.sb3 import BoardCNN
+    from boardgame_envs.vector.sb3 import BoardCNN
 
     folder = tmp_path_factory.mktemp("zips")
     ttt = dict(id="boardgame_envs/TicTacToe-v0")

@@ -4,7 +4,7 @@
 ``BoardCNN`` keeps the board size with 3x3 padded convolutions, so it works
 from tic-tac-toe up::
 
-    from boardgame_envs.sb3 import BoardCNN
+    from boardgame_envs.vector.sb3 import BoardCNN
     env = gymnasium.make("boardgame_envs/Gomoku-v0", board_size=9, channels_first=True)
     model = MaskablePPO("CnnPolicy", env, policy_kwargs=dict(
         features_extractor_class=BoardCNN, features_extractor_kwargs=dict(features_dim=128)))
@@ -16,7 +16,7 @@ The planes are 0/1 ``uint8`` with bounds 0..1, so SB3 does not treat them as
 **SB3VecEnv.** The Gymnasium vector view (``gymnasium.make_vec``) as an SB3 ``VecEnv``, so SB3
 and sb3-contrib train on it in one process::
 
-    from boardgame_envs.sb3 import SB3VecEnv
+    from boardgame_envs.vector.sb3 import SB3VecEnv
     venv = SB3VecEnv(gymnasium.make_vec("boardgame_envs/Renju-v0", num_envs=64, opponent="random"))
 
 ``MaskablePPO("MlpPolicy", venv)`` then collects 64 games a step from one
