@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from boardgame_envs.cliargs import (
-    OneLineParser, PolicyList, add_engine_argument, add_game_arguments, add_opening_rule_argument, game_env_fn,
+    GAMES_ARG, JOBS_ARG, SEED_ARG, OneLineParser, PolicyList, add_engine_argument, add_game_arguments, add_opening_rule_argument, game_env_fn,
     policy_arg, say_interrupted, unknown_game,
 )  # fmt: skip
 from boardgame_envs.policies.base import check_trained_on
@@ -219,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the policy that moves first (black): any spec, e.g. alphabeta:nodes=4000 (default mcts)")
     d.add_argument("--second", default="random", type=policy_arg, metavar="POLICY",
                    help="the policy that moves second (white) (default random)")
-    d.add_argument("--seed", type=int, default=0, help="seeds both policies (the second gets SEED + 1; default 0)")
+    d.add_argument("--seed", type=SEED_ARG, default=0, help="seeds both policies (the second gets SEED + 1; default 0)")
     add_opening_rule_argument(d)
     d.set_defaults(func=demo)
     p = sub.add_parser("play", help="play against a built-in policy in the terminal (or a window: --gui)")
@@ -228,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="who you play: any policy spec, a checkpoint (.pt) or pretrained:NAME (default alphabeta)")
     p.add_argument("--color", default="black", choices=("black", "white", "first", "second"),
                    help="your colour: black or first moves first (default black)")
-    p.add_argument("--seed", type=int, default=0, help="seeds the opponent's random choices (default 0)")
+    p.add_argument("--seed", type=SEED_ARG, default=0, help="seeds the opponent's random choices (default 0)")
     p.add_argument("--gui", action="store_true", help="play in a window (needs the gui extra: pygame, and a display)")
     add_opening_rule_argument(p)
     add_engine_argument(p)
@@ -237,11 +237,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_arguments(a, order=ARENA_ORDER)
     a.add_argument("policies", nargs="+", metavar="POLICY", type=policy_arg, action=PolicyList,
                    help="two or more policy specs (e.g. random, mcts:simulations=200, alphabeta:depth=4, run/latest.pt)")
-    a.add_argument("--games", type=int, default=50,
+    a.add_argument("--games", type=GAMES_ARG, default=50,
                    help="games of the match (in a round robin: of each pair of policies), colours swapping (default 50)")
-    a.add_argument("--jobs", type=int, default=1,
+    a.add_argument("--jobs", type=JOBS_ARG, default=1,
                    help="games at a time; local: at most the cores (default 1)")
-    a.add_argument("--seed", type=int, default=0, help="the match's seed: each game's seed comes from it (default 0)")
+    a.add_argument("--seed", type=SEED_ARG, default=0, help="the match's seed: each game's seed comes from it (default 0)")
     a.add_argument("--openings", metavar="NAME|FILE", help="opening set (rif26, ...) or file, played in colour-swapped "
                    "pairs; default: rif26 on 15x15 renju, the balanced set on 15x15 and 9x9 freestyle; 'none': empty board")
     a.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early once an SPRT (alpha = beta = 0.05) decides")
@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("pbrain", help="run a policy as a Gomocup brain (pbrain-*) on stdin/stdout")
     g.add_argument("--policy", default="alphabeta", type=policy_arg, metavar="POLICY",
                    help="any policy spec (default: alphabeta, a fixed node budget)")
-    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--seed", type=SEED_ARG, default=0)
     g.add_argument("--name", default=None, help="the name ABOUT reports")
     g.add_argument("--write-launcher", metavar="PATH", help="write an executable script that runs this brain, and exit")
     g.add_argument("--force", action="store_true", help="let --write-launcher replace an existing file")

@@ -133,6 +133,34 @@ def add_engine_argument(parser: argparse.ArgumentParser) -> None:
                         "rapfi=/opt/rapfi/pbrain-rapfi (or set BOARDGAME_ENVS_RAPFI)")  # fmt: skip
 
 
+# Upper bounds of the counting options: far above any run this package makes (a million games is days of
+# CPU), far below what numpy can allocate, so a slip of the keyboard is one argparse line, not numpy's
+# "Maximum allowed dimension exceeded" from the arrays sized by it. Seeds stay within what every
+# generator the package seeds accepts (numpy's legacy RandomState takes 0..2**32-1).
+MAX_GAMES = 1_000_000
+MAX_JOBS = 1024
+MAX_SEED = 2**32 - 1
+
+
+def bounded_int(lo: int, hi: int) -> Callable[[str], int]:
+    """argparse type of an integer from ``lo`` to ``hi``; one out of range is one line naming the range."""
+
+    def parse(text: str) -> int:
+        value = int(text)  # a ValueError reads as argparse's own "invalid int value: 'abc'"
+        if not lo <= value <= hi:
+            shown = text if len(text) <= 30 else text[:27] + "..."
+            raise argparse.ArgumentTypeError(f"{shown} is out of range: {lo}..{hi:,}")
+        return value
+
+    parse.__name__ = "int"  # argparse names the type in its own messages
+    return parse
+
+
+GAMES_ARG = bounded_int(1, MAX_GAMES)
+JOBS_ARG = bounded_int(1, MAX_JOBS)
+SEED_ARG = bounded_int(0, MAX_SEED)
+
+
 def say_interrupted(what: str = "interrupted") -> None:
     """The one line of a Ctrl-C on stderr; on a terminal it replaces an unfinished progress bar's line."""
     start = "\r\033[K" if sys.stderr.isatty() else ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from boardgame_envs.cliargs import add_engine_argument, add_opening_rule_argument
+from boardgame_envs.cliargs import GAMES_ARG, JOBS_ARG, SEED_ARG, add_engine_argument, add_opening_rule_argument
 
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,10 +43,10 @@ def run_ladder(args: argparse.Namespace) -> int:
 def add_rate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("policy", metavar="POLICY", help="a policy spec (mcts:simulations=200, level:renju/5, a .pt checkpoint, pbrain:PATH)")
     _game_arguments(parser)
-    parser.add_argument("--games", type=int, default=400, help="games to play at most (whole colour-swapped pairs; default 400)")
-    parser.add_argument("--jobs", type=int, default=1, help="games at a time; local: at most the cores (default 1)")
+    parser.add_argument("--games", type=GAMES_ARG, default=400, help="games to play at most (whole colour-swapped pairs; default 400)")
+    parser.add_argument("--jobs", type=JOBS_ARG, default=1, help="games at a time; local: at most the cores (default 1)")
     parser.add_argument("--backend", default="local", help="where the games run: local (processes) or ray (default local)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=SEED_ARG, default=0)
     parser.add_argument("--precision", type=float, default=None, metavar="ELO",
                         help="stop early once the 95%% interval is at most ±ELO")  # fmt: skip
     parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game to DIR as SGF")

@@ -151,7 +151,7 @@ def test_cli_arena_openings_records_and_mistakes(tmp_path, capsys):
     for argv, message in [
         (["--openings", "rif26"], "for 15x15, not 3x3"),
         (["--openings", "nope"], "neither a built-in opening set"),
-        (["--games", "0"], "games must be a positive integer"),
+        (["--games", "0"], "--games: 0 is out of range: 1..1,000,000"),
         (["--jobs", str(os.cpu_count() + 1)], "cores of this machine"),
         (["--sprt", "5"], "ELO0,ELO1"),
     ]:

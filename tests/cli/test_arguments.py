@@ -78,3 +78,16 @@ def test_play_gui_without_a_display_is_one_line_exit_2(capsys, monkeypatch):
     monkeypatch.setattr("sys.platform", "linux")
     assert main(["play", "tictactoe", "--gui"]) == 2
     assert "no display to open a window on" in _error_line(capsys)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["arena", "gomoku", "random", "random", "--games", "99999999999999999999"], "--games: 99999999999999999999 is out of range: 1..1,000,000"),
+    (["arena", "gomoku", "random", "random", "--games", "0"], "--games: 0 is out of range"),
+    (["arena", "gomoku", "random", "random", "--jobs", "99999999999"], "--jobs: 99999999999 is out of range: 1..1,024"),
+    (["demo", "--seed", "-1"], "--seed: -1 is out of range: 0..4,294,967,295"),
+    (["rate", "random", "tictactoe", "--games", "99999999999999999999"], "--games: 99999999999999999999 is out of range"),
+    (["rate", "random", "tictactoe", "--seed", "99999999999999999999"], "--seed: 99999999999999999999 is out of range"),
+])  # fmt: skip
+def test_counts_beyond_their_bound_are_one_line_exit_2(argv, said, capsys):
+    assert main(argv) == 2
+    assert said in _error_line(capsys)

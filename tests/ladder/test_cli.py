@@ -30,10 +30,10 @@ def test_rate_prints_the_rating_and_saves_the_games(tiny_table, tmp_path, capsys
 @pytest.mark.parametrize(
     ("argv", "message"),
     [(["ladder", "chess"], "unknown game 'chess'"), (["rate", "random", "chess"], "unknown game 'chess'"),
-     (["rate", "random", "tictactoe", "--games", "0"], "games must be"),
-     (["rate", "random", "tictactoe", "--games", "-5"], "games must be"),
+     (["rate", "random", "tictactoe", "--games", "0"], "--games: 0 is out of range: 1..1,000,000"),
+     (["rate", "random", "tictactoe", "--games", "-5"], "--games: -5 is out of range: 1..1,000,000"),
      (["rate", "random", "tictactoe", "--jobs", "999"], "jobs must be"),
-     (["rate", "random", "tictactoe", "--jobs", "0"], "jobs must be an integer in 1.."),
+     (["rate", "random", "tictactoe", "--jobs", "0"], "--jobs: 0 is out of range: 1..1,024"),
      (["rate", "random", "tictactoe", "--backend", "x"], "unknown backend 'x'; expected one of local, ray"),
      (["rate", "random", "gomoku9", "--games", "1"], "games must be an integer of at least 2"),
      (["rate", "level:tictactoe/7", "tictactoe"], "tictactoe/0 .. tictactoe/4"),
