@@ -1,10 +1,12 @@
 """The policy-value network: a small ResNet over the env's observation planes.
 
-Input: the planes of an observation, ``(B, C, n, n)`` float (the env gives
-HWC ``int8``; :meth:`PolicyValueNet.predict` converts). Output: policy logits
-over the env's ``n*n`` actions and a value in ``[-1, 1]`` for the player to
-move. Illegal actions are masked with the env's ``action_mask`` before the
-softmax, so their probability is exactly zero.
+Input: the planes of an observation, ``(B, C, rows, columns)`` float (the env
+gives HWC ``int8``; :meth:`PolicyValueNet.predict` converts); the board need
+not be square. Output: policy logits over the game's ``num_actions`` (an m,n,k
+board's cells; connect four's 7 columns, read off its 6x7 board by the policy
+head's dense layer) and a value in ``[-1, 1]`` for the player to move. Illegal
+actions are masked with the env's ``action_mask`` before the softmax, so their
+probability is exactly zero.
 
 A game under a tournament opening rule has actions after the board's points:
 the rule's decisions (``swap``, ``keep``, ``offers=K``, Swap2's ``black``,
@@ -100,7 +102,7 @@ class PolicyValueNet(nn.Module):
     def predict(self, planes_hwc: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Priors ``(B, num_actions)`` (zero on illegal actions) and values ``(B,)`` for env observations.
 
-        ``planes_hwc`` is ``(B, n, n, C)`` as the env gives it, ``mask`` its
+        ``planes_hwc`` is ``(B, rows, columns, C)`` as the env gives it, ``mask`` its
         ``(B, num_actions)`` action masks (each with a legal action).
         """
         was_training = self.training

@@ -3,10 +3,12 @@
 >>> import gymnasium, boardgame_envs            # the import registers the ids
 >>> env = gymnasium.make("boardgame_envs/TicTacToe-v0", opponent="mcts")
 
-Ids: ``boardgame_envs/TicTacToe-v0``, ``boardgame_envs/Gomoku-v0`` (kwargs
-``board_size``, ``win_length``, ``rule``, ``opening_rule``; default 15x15 renju, as everywhere in the
-package) and ``boardgame_envs/Renju-v0`` (15x15 renju, fixed: other sizes or rules
-raise; ``opening_rule`` applies). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`. Gymnasium 1.x does not import packages for you: run
+Each catalog game's env module registers its ids (:func:`boardgame_envs.games.catalog.register_env`;
+every game's are in ``GAMES[name].gymnasium_ids``). Today: ``boardgame_envs/TicTacToe-v0``,
+``boardgame_envs/Gomoku-v0`` (kwargs ``board_size``, ``win_length``, ``rule``, ``opening_rule``;
+default 15x15 renju, as everywhere in the package), ``boardgame_envs/Renju-v0`` (15x15 renju, fixed:
+other sizes or rules raise; ``opening_rule`` applies) and ``boardgame_envs/ConnectFour-v0`` (no
+kwargs). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`. Gymnasium 1.x does not import packages for you: run
 ``import boardgame_envs`` first, or write the id as
 ``"boardgame_envs:boardgame_envs/TicTacToe-v0"`` (Gymnasium imports the part
 before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
@@ -14,7 +16,9 @@ before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
 * ``opponent``: a policy spec (``"random"``, ``"mcts:simulations=200"``, a checkpoint path; see
   :mod:`boardgame_envs.policies.registry`), a pair
   ``(name, kwargs)`` such as ``("mcts", {"simulations": 200})``, a policy
-  object (``act(env) -> action``, called on the inner AEC env), or a callable
+  object (``act(state) -> action``, the protocol of :mod:`boardgame_envs.policies`; this view
+  hands it the inner AEC env, which every built-in policy turns into the state with
+  :func:`~boardgame_envs.policies.game_state_of`: a policy of your own does the same), or a callable
   ``(observation, action_mask) -> action``. The callable sees the opponent's
   own view encoded exactly like the learner's observations (same space), so a
   frozen copy of the learner plays as it is: self-play. ``set_opponent``

@@ -16,7 +16,9 @@ from boardgame_envs.policies.base import game_state_of
 
 
 class PerfectPolicy:
-    """Plays value-optimal moves of a small m,n,k game (tic-tac-toe), ties broken by a seeded RNG."""
+    """Plays value-optimal moves of a small freestyle m,n,k game (tic-tac-toe in milliseconds; square boards
+    up to ``MAX_CELLS`` points, 6x6 taking minutes), ties broken by a seeded RNG; refuses any other game in one line
+    (:meth:`check_game`)."""
 
     name = "perfect"
 
@@ -36,8 +38,8 @@ class PerfectPolicy:
                 f"not {game.size}x{game.size}"
             )
 
-    def act(self, env: Any) -> int:
-        state = game_state_of(env)
+    def act(self, state: Any) -> int:
+        state = game_state_of(state)  # an env stands for its state
         self.check_game(state.game)
         best = solver_for(state.game).optimal_actions(state)
         return int(best[self.rng.integers(len(best))])
