@@ -75,6 +75,9 @@ def arena(args: argparse.Namespace) -> int:
             print(result)
             if result.interrupted:
                 return 130
+            if result.not_saved:  # the summary above stands; the records are what failed
+                print(f"boardgame-envs: {result.not_saved}", file=sys.stderr)
+                return 1
         else:
             if args.sprt or args.save_games:
                 raise ValueError("--sprt and --save-games are for a match between two policies")

@@ -75,6 +75,9 @@ class MatchResult:
     openings: str = ""  # what the openings were, for the report; "" from the empty board
     pairs: bool = False
     interrupted: bool = False  # stopped by Ctrl-C: the games finished so far
+    # save_games could not write a record (a full disk): why, with the file; the match played on unsaved,
+    # since its games are the result and a lost file is not a reason to lose them too. "" when all were saved.
+    not_saved: str = ""
     sprt: SPRT | None = None
     llr: float = 0.0
     decision: str | None = None  # "H0" or "H1" once the SPRT stopped the match
@@ -259,7 +262,8 @@ def match(
     within each pair. ``sprt`` (an
     :class:`~boardgame_envs.arena.sprt.SPRT` or ``"ELO0,ELO1"``) stops the match as
     soon as it decides. ``save_games``: a directory where each game is written
-    as SGF (``game-0001.sgf``, ...). ``backend``: ``"local"`` (processes) or
+    as SGF (``game-0001.sgf``, ...); a record that cannot be written (a full disk)
+    ends the saving, not the match (:attr:`MatchResult.not_saved` says why). ``backend``: ``"local"`` (processes) or
     ``"ray"``.
     """
     check_games_and_jobs(games, jobs, backend)
@@ -294,8 +298,11 @@ def match(
     try:
         for task, record in zip(tasks, outcomes):
             _count(result, task, record)
-            if save_games is not None:
-                save(record, Path(save_games) / f"game-{task.index + 1:04d}.sgf")
+            if save_games is not None and not result.not_saved:
+                try:
+                    save(record, Path(save_games) / f"game-{task.index + 1:04d}.sgf")
+                except OSError as exc:
+                    result.not_saved = f"games {task.index + 1} on were not saved: {exc}"
             bar.update()
             if sprt is not None and _sprt_step(result, sprt):
                 break

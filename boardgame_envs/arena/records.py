@@ -45,6 +45,7 @@ Records written before opening rules read as they always did.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Sequence
@@ -518,15 +519,24 @@ def save(record: GameRecord, path: str | os.PathLike) -> os.PathLike | str:
     """Write ``record`` to ``path`` as SGF; a game SGF cannot hold goes to ``path`` with ``.txt`` as a move list
     (:func:`to_move_list`), which :func:`load` reads back.
 
-    Returns the path written.
+    Returns the path written. The text goes to a temporary file beside ``path``, renamed over it once whole,
+    so a full disk or a crash leaves no empty or cut record at ``path``; a failure raises OSError naming
+    ``path`` (``[Errno 28] No space left on device: 'games/game-0007.sgf'``).
     """
     if record.game:
         path = os.path.splitext(os.fspath(path))[0] + ".txt"
         text = to_move_list(record)
     else:
         text = to_sgf(record)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    partial = f"{os.fspath(path)}.partial"
+    try:
+        with open(partial, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(partial, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
     return path
 
 

@@ -82,3 +82,44 @@ def test_cli_replay(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "missing.sgf")]) == 2
     assert main(["replay", str(tmp_path / "g.sgf"), "--moves", "10"]) == 2
     assert "has 9 moves" in capsys.readouterr().err
+
+
+def _full_disk(monkeypatch, where):
+    """Writes under ``where`` fail as on a full disk: the file opens (empty), its text does not fit."""
+    import builtins
+    import errno
+    import io
+
+    real_open = builtins.open
+
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def fake_open(file, mode="r", *args, **kwargs):
+        if "w" in mode and str(file).startswith(str(where)):
+            real_open(file, mode, *args, **kwargs).close()  # the empty file a real full disk leaves
+            return Full()
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", fake_open)
+
+
+def test_a_full_disk_names_the_record_and_leaves_no_empty_file(tmp_path, monkeypatch):
+    _full_disk(monkeypatch, tmp_path)
+    with pytest.raises(OSError, match=r"No space left on device: '.*g\.sgf'") as exc:
+        save(KAGETSU_WIN, tmp_path / "g.sgf")
+    assert exc.value.errno == 28
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_during_save_games_keeps_the_summary(tmp_path, monkeypatch, capsys):
+    _full_disk(monkeypatch, tmp_path)
+    games = tmp_path / "games"
+    assert main(["arena", "tictactoe", "random", "random", "--games", "4", "--save-games", str(games)]) == 1
+    out, err = capsys.readouterr()
+    assert "random (A)" in out and "4 games" in out  # the match's summary, all four games played
+    last = err.splitlines()[-1]  # after the progress bar's lines
+    assert "Traceback" not in err and last.startswith("boardgame-envs: games 1 on were not saved")
+    assert "No space left on device" in last and "game-0001.sgf" in last
+    assert list(games.iterdir()) == []
