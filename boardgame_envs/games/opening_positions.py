@@ -118,6 +118,8 @@ def read(path: str | os.PathLike, board_size: int | None = None) -> list[Opening
             text = f.read()
     except OSError as exc:
         raise OpeningError(f"cannot read openings from {os.fspath(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise OpeningError(f"cannot read openings from {os.fspath(path)!r}: not UTF-8 text (byte {exc.start})") from None
     return parse_set(text, board_size, source=os.fspath(path))
 
 

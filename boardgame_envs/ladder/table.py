@@ -34,7 +34,11 @@ class TableError(LadderError):
 
 def read_table(path: Path) -> dict[str, Any]:
     """The table at ``path``, checked; ``FileNotFoundError`` if there is none, :class:`TableError` if it is corrupt."""
-    text = path.read_text()
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")  # the tables are written as UTF-8, whatever the locale of the reader
+    except UnicodeDecodeError as exc:
+        raise TableError(f"the ladder table {path} is not UTF-8 text (byte {exc.start}); rebuild it") from None
     try:
         table = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -104,3 +104,15 @@ def test_bytes_are_a_type_error_not_a_list_of_actions():
 def test_a_header_board_size_beyond_renju_notation_is_one_line(size):
     with pytest.raises(OpeningError, match=rf"^mine.txt: board size {size} is not supported; .* up to 19x19$"):
         openings.parse_set(f"# board_size: {size}\ne5\n", source="mine.txt")
+
+
+def test_an_opening_file_that_is_not_utf8_is_named(tmp_path, capsys):
+    from boardgame_envs.cli import main
+
+    path = tmp_path / "mine.txt"
+    path.write_bytes(b"# board_size: 9\nf\xfcrst: e5 e6\n")  # Latin-1, not UTF-8
+    with pytest.raises(OpeningError, match=f"cannot read openings from '{path}': not UTF-8 text \\(byte 17\\)"):
+        openings.read(path)
+    assert main(["arena", "gomoku", "random", "random", "--board-size", "9", "--openings", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"'{path}': not UTF-8 text" in err

@@ -144,3 +144,16 @@ def test_the_command_line_says_a_corrupt_table_in_one_line(tiny_table, data_dir,
     assert main(["ladder", "tiny"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "level 1's elo must be a finite number, got nan" in err
+
+
+def test_a_table_that_is_not_utf8_is_named_in_one_line(tiny_table, data_dir, capsys):
+    from boardgame_envs.cli import main
+    from boardgame_envs.ladder.table import TableError
+
+    path = data_dir / "tiny.json"
+    path.write_bytes(json.dumps(tiny_table).encode().replace(b"by hand", b"by h\xe4nd"))  # Latin-1, not UTF-8
+    with pytest.raises(TableError, match=f"the ladder table {path} is not UTF-8 text \\(byte \\d+\\); rebuild it"):
+        levels("tiny")
+    assert main(["ladder", "tiny"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{path} is not UTF-8 text" in err
