@@ -12,11 +12,13 @@ after any number of moves, for other viewers. A game under an opening rule
 steps through every action of its opening (stones, swaps, the offered fifth
 moves, shown as ``+``, and the choice), each line saying who did what. Everything printed from the file
 (names, opening, comments) goes through :func:`~boardgame_envs.ui.escape.printable`,
-so a record cannot send escape sequences to the terminal.
+so a record cannot send escape sequences to the terminal, and is cut to :data:`FIELD_CHARS`
+characters each (a 999 kB comment shows as its start and how many characters more).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +34,22 @@ from boardgame_envs.ui.escape import printable
 
 KEYS = "Enter/n: next, p: previous, NUMBER: go to move, q: quit"
 EXCERPT_CHARS = 20  # how much of a move that cannot be read an error quotes (no point name is longer than 5)
+# How much of a record's free text (player names, opening name, the comment saying how it ended) is shown:
+# a record may hold up to MAX_SGF_BYTES of it, and a screen of one comment hides the game.
+FIELD_CHARS = 300
+
+
+def cut(text: str, limit: int = FIELD_CHARS) -> str:
+    """``text``, or its first ``limit`` characters and how many more there are."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+
+
+def shown(record: GameRecord) -> GameRecord:
+    """``record`` with its free text cut to :data:`FIELD_CHARS` for the screen (the moves untouched)."""
+    fields = {name: cut(getattr(record, name)) for name in ("black", "white", "opening", "reason")}
+    return record if all(getattr(record, k) == v for k, v in fields.items()) else dataclasses.replace(record, **fields)
 
 
 def read_move_list(path: str | os.PathLike, n: int, limit: int = MAX_SGF_BYTES) -> list[int]:
@@ -86,6 +104,10 @@ def result_line(game: Any, winner: int, moves: int) -> str:
 
 def summary(record: GameRecord) -> str:
     """The record's result line, with its reason in words when it has one."""
+    return _summary(shown(record))
+
+
+def _summary(record: GameRecord) -> str:
     game = record.game_object() if record.game else MNKGame(record.board_size, record.win_length, record.rule)
     line = result_line(game, record.winner, len(record.moves))
     return printable(f"{line}: {record.reason}" if record.reason else line)
@@ -93,21 +115,23 @@ def summary(record: GameRecord) -> str:
 
 def header(record: GameRecord) -> str:
     """Who played, from which opening, and how it ended, in two lines."""
+    record = shown(record)
     opening = f", opening {record.opening or 'given'} ({record.opening_moves} moves)" if record.opening_moves else ""
     if record.game:  # a game other than m,n,k: its own players and description
         game = record.game_object()
         players = f"{game.player_name(1)} {record.black} - {game.player_name(2)} {record.white}"
-        return printable(f"{players}: {game.describe()}{opening}") + "\n" + summary(record)
+        return printable(f"{players}: {game.describe()}{opening}") + "\n" + _summary(record)
     if record.opening_rule:
         first, _ = seats(record)
         opening = f", under {record.opening_rule} ({record.opening_moves} opening actions; first player {first})"
     game = f"{record.board_size}x{record.board_size} {record.rule}" + (
         f", {record.win_length} in a row" if record.win_length != 5 else "")  # fmt: skip
-    return printable(f"black {record.black} - white {record.white}: {game}{opening}") + "\n" + summary(record)
+    return printable(f"black {record.black} - white {record.white}: {game}{opening}") + "\n" + _summary(record)
 
 
 def frame(record: GameRecord, moves: int) -> str:
     """The board after ``moves`` moves, with a line naming the last one."""
+    record = shown(record)
     state = position(record, moves)
     n, total = record.board_size, len(record.moves)
     if record.opening_rule:

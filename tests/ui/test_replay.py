@@ -56,3 +56,20 @@ def test_bytes_that_are_not_utf8_name_the_file(tmp_path):
     path.write_bytes(b"h8 \xe9\xe9")
     with pytest.raises(ValueError, match="latin.txt: not UTF-8"):
         read_move_list(path, 15)
+
+
+def test_a_990_kb_comment_and_long_names_are_shown_cut(tmp_path, capsys):
+    from boardgame_envs.arena.records import GameRecord, save
+    from boardgame_envs.ui.replay import FIELD_CHARS, replay_terminal
+
+    comment, name = "x" * 990_000, "n" * 2000  # the file within the 1 MB limit
+    record = GameRecord(3, "freestyle", name, "random", [4, 0, 8], 0, win_length=3, reason=comment)
+    save(record, tmp_path / "g.sgf")
+    assert main(["replay", str(tmp_path / "g.sgf"), "--moves", "3"]) == 0
+    out = capsys.readouterr().out
+    assert len(out) < 3000 and "x" * FIELD_CHARS + "... (989,700 more characters)" in out
+    assert "n" * FIELD_CHARS + "... (1,700 more characters)" in out and "n" * (FIELD_CHARS + 1) not in out
+    shown: list[str] = []
+    keys = iter(["", "q"])
+    replay_terminal(record, input_fn=lambda prompt: next(keys), print_fn=shown.append)
+    assert sum(map(len, shown)) < 5000 and "(989,700 more characters)" in "\n".join(shown)
