@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError, check_action, returns_of
+from boardgame_envs.games.protocol import FIRST, SECOND, EnvNamesExplained, IllegalMoveError, check_action, returns_of
 
 ROWS, COLUMNS, WIN_LENGTH = 6, 7, 4
 COLUMN_NAMES = "abcdefg"
@@ -176,7 +176,7 @@ class ConnectFourGame:
         return "ConnectFourGame()"
 
 
-class ConnectFourState:
+class ConnectFourState(EnvNamesExplained):
     """A connect-four position; mutate only through :meth:`play`."""
 
     __slots__ = ("game", "board", "heights", "to_move", "num_moves", "last_move", "winner", "terminal", "_planes")

@@ -29,7 +29,7 @@ from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, WHITE, opponent, win_code, wins_at
 from boardgame_envs.games.notation import parse_point, point_name
-from boardgame_envs.games.protocol import IllegalMoveError, returns_of
+from boardgame_envs.games.protocol import EnvNamesExplained, IllegalMoveError, returns_of
 
 # The renju kernel has an explicit signature, so it compiles (once, then loads from numba's cache) on import.
 with compile_notice("the renju rules kernel", 9):
@@ -194,7 +194,7 @@ class MNKGame:
         return perms
 
 
-class MNKState:
+class MNKState(EnvNamesExplained):
     """A position of an :class:`MNKGame`; mutate only through :meth:`play`."""
 
     __slots__ = (

@@ -58,7 +58,7 @@ from boardgame_envs.games.opening_rules import (
     symmetric_twins,
     zone_mask,
 )
-from boardgame_envs.games.protocol import IllegalMoveError, check_action, returns_of
+from boardgame_envs.games.protocol import EnvNamesExplained, IllegalMoveError, check_action, returns_of
 
 EXTRA_PLANES = 3  # offered stones, "I hold black", "I am to act"; then the phase one-hot and the declared number
 
@@ -174,7 +174,7 @@ def zone_words(zone: int | None) -> str:
     return "at the centre" if zone == 0 else f"within the central {2 * zone + 1}x{2 * zone + 1}"
 
 
-class OpeningState:
+class OpeningState(EnvNamesExplained):
     """A position of an :class:`OpeningRuleGame`: the base position, the step of the opening, the colours.
 
     Change it only through :meth:`play`, which validates before it mutates.

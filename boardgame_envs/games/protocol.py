@@ -9,8 +9,10 @@ describes a position reachable by legal play.
 
 The AEC env, the single-agent view, the arena, the ladder and the generic
 searches (:mod:`boardgame_envs.policies.generic`) drive states through these
-calls alone, which is why a new game plugs in without touching them: a game
-module, an env module, and its line in :mod:`boardgame_envs.games.catalog`.
+calls alone, so a new game changes none of them. It brings its rules module, an
+env module that registers itself (:func:`boardgame_envs.games.catalog.register_env`),
+its entry in the catalog's ``GAMES`` and the env module's import in the
+package's ``__init__`` (docs/games.md walks through one).
 
 Players are numbered 1 (the first player) and 2; 0 is nobody (``winner`` of
 a draw or of a game still going).
@@ -153,6 +155,59 @@ class State(Protocol):
         THE outcome: every search and every env scores an end by it (see :func:`outcome_for`).
         """
         ...
+
+
+# What a policy written for the old ``act(env)`` reads of the env, and what the state offers instead.
+ENV_ONLY_NAMES = {
+    "unwrapped": "the state is the position itself (what env.unwrapped.game_state was)",
+    "last": "state.legal_mask() is the action mask, state.planes(state.to_move) the observation",
+    "observe": "state.planes(player) is the observation, state.legal_mask() the action mask",
+    "agent_selection": "state.to_move is the player to move (1 or 2)",
+}
+
+
+class StateIsNotEnvError(AttributeError):
+    """A policy read an env's attribute (``unwrapped``, ``last``, ...) of the game state it was handed.
+
+    Policies are called ``act(state)`` since the Game/State protocol; one written for
+    ``act(env)`` meets this error, which says what to read instead. The message is built
+    only when shown, so a ``getattr(state, "unwrapped", default)`` probe stays cheap.
+    """
+
+    def __init__(self, state_type: str, name: str) -> None:
+        super().__init__(state_type, name)
+        self.state_type, self.name = state_type, name
+
+    def __str__(self) -> str:
+        return (f"{self.state_type} has no attribute {self.name!r}: a policy is handed a game state now, not an env "
+                f"(policy.act(state), not act(env)); {ENV_ONLY_NAMES[self.name]}. Read the state instead; a policy that "
+                f"may be handed either starts with state = game_state_of(state), as the built-in ones do "
+                f"(docs/games.md, \"Policies act on a state\")")  # fmt: skip
+
+
+class _EnvOnly:
+    """A class attribute that raises :class:`StateIsNotEnvError` when read on an instance."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state: Any, owner: type) -> Any:
+        if state is None:
+            return self
+        raise StateIsNotEnvError(owner.__name__, self.name)
+
+
+class EnvNamesExplained:
+    """Mixin for a State class: reading an env-only name on it (``state.unwrapped``, ``state.last()``,
+    ``state.agent_selection``, ``state.observe(...)``) raises :class:`StateIsNotEnvError`, which tells the
+    author of an ``act(env)`` policy what changed. Descriptors rather than ``__getattr__``: every other
+    missing attribute is looked up exactly as before, at no cost."""
+
+    __slots__ = ()
+    unwrapped = _EnvOnly()
+    last = _EnvOnly()
+    observe = _EnvOnly()
+    agent_selection = _EnvOnly()
 
 
 def as_family(game: Any, family: str) -> Any:

@@ -1,4 +1,10 @@
-"""Opponents that act through the env API: ``policy.act(env) -> action``.
+"""Players of any game of the catalog: ``policy.act(state) -> action``, a legal action for the player to move.
+
+A policy is handed a game state (:class:`boardgame_envs.games.protocol.State`), not an env; an AEC env
+of this package is still accepted in its place (:func:`game_state_of`). A policy written for the old
+``act(env)`` that reads ``env.unwrapped``, ``env.last()``, ``env.agent_selection`` or ``env.observe()``
+gets a :class:`~boardgame_envs.games.protocol.StateIsNotEnvError` saying what to read instead
+(docs/games.md, "Policies act on a state").
 
 ``RandomPolicy``, ``MCTSPolicy`` (UCT + MCTS-Solver, numba), ``AlphaBetaPolicy``
 (negamax + threat search, numba), ``GreedyPolicy`` (one ply: win, block, extend),

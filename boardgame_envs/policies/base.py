@@ -41,7 +41,10 @@ def game_state_of(position: Any) -> Any:
     state; anything else must be a state of the Game/State protocol. Raises if
     there is no move to choose.
     """
-    state = getattr(getattr(position, "unwrapped", position), "game_state", position)
+    if hasattr(type(position), "legal_mask"):  # a state: asked first, since a state's refusal of "unwrapped"
+        state = position  # (StateIsNotEnvError, for act(env) policies) costs a raised exception per probe
+    else:
+        state = getattr(getattr(position, "unwrapped", position), "game_state", position)
     if not (hasattr(state, "legal_mask") and hasattr(state, "clone") and hasattr(state, "terminal")):
         raise TypeError(
             f"expected a game state or a boardgame_envs AEC env (wrapped or raw), got {type(position).__name__}"
