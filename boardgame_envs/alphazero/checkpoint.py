@@ -175,6 +175,10 @@ def network_from(
         misfit = _first_mismatch(exc)
     if misfit:
         raise CheckpointError(f"{source}: its weights do not fit the network it describes: {misfit}")
+    bad = _first_nonfinite(net.state_dict())
+    if bad:
+        raise CheckpointError(f"{source}: its weights are not finite ({bad}); a network with them gives NaN priors "
+                              "and values, so its moves mean nothing: use an earlier checkpoint of the run")  # fmt: skip
     net.eval()
     return net, game
 
@@ -198,6 +202,23 @@ def _misfit(hparams: dict[str, Any], weights: dict[str, Any]) -> str:
                     f"the shape it states needs {list(tensor.shape)}")  # fmt: skip
     extra = next((key for key in weights if key not in expected), None)
     return "" if extra is None else f"Unexpected key {str(extra)[:80]!r}"
+
+
+def _first_nonfinite(weights: dict[str, torch.Tensor]) -> str:
+    """The first tensor of ``weights`` holding NaN or an infinity, in words ("" if none does).
+
+    No flag lets such a network play: its priors and values are NaN, so nothing it does is a result. The
+    file itself still reads (:func:`load_checkpoint`), for a look at where training went wrong.
+    """
+    for key, tensor in weights.items():
+        if not tensor.is_floating_point():
+            continue
+        finite = torch.isfinite(tensor)
+        if not bool(finite.all()):
+            bad = tensor[~finite]
+            kind = "NaN" if bool(torch.isnan(bad).any()) else "infinity"
+            return f"{key} holds {kind}: {bad.numel():,} of {tensor.numel():,} values are not finite"
+    return ""
 
 
 def _first_mismatch(exc: Exception) -> str:

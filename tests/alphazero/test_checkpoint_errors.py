@@ -190,3 +190,21 @@ def test_weights_that_fit_build_the_network(tmp_path):
     torch.save(_net_checkpoint(), path)
     policy = NetworkPolicy.from_checkpoint(path)
     assert next(policy.net.parameters()).device.type == "cpu"
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_weights_that_are_not_finite_are_refused_naming_the_first_bad_tensor(bad, tmp_path, capsys):
+    checkpoint = _net_checkpoint()
+    keys = [k for k, t in checkpoint["net"].items() if t.is_floating_point()]
+    first, later = keys[1], keys[-1]  # the message names the first, in the network's order
+    checkpoint["net"][first].view(-1)[:3] = bad
+    checkpoint["net"][later].view(-1)[0] = float("nan")
+    path = tmp_path / "diverged.pt"
+    torch.save(checkpoint, path)
+    kind = "NaN" if bad != bad else "infinity"
+    with pytest.raises(CheckpointError, match=f"diverged.pt: its weights are not finite \\({first} holds {kind}: 3 of"):
+        NetworkPolicy.from_checkpoint(path)
+    assert load_checkpoint(path)["net"][first].isnan().any() == (kind == "NaN")  # the file still reads, for a look
+    assert cli_main(["demo", "tictactoe", "--first", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "diverged.pt" in err and first in err
