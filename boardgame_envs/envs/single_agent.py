@@ -8,7 +8,8 @@ every game's are in ``GAMES[name].gymnasium_ids``). Today: ``boardgame_envs/TicT
 ``boardgame_envs/Gomoku-v0`` (kwargs ``board_size``, ``win_length``, ``rule``, ``opening_rule``;
 default 15x15 renju, as everywhere in the package), ``boardgame_envs/Renju-v0`` (15x15 renju, fixed:
 other sizes or rules raise; ``opening_rule`` applies) and ``boardgame_envs/ConnectFour-v0`` (no
-kwargs). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`. Gymnasium 1.x does not import packages for you: run
+kwargs). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`. Gymnasium 1.x
+does not import packages for you: run
 ``import boardgame_envs`` first, or write the id as
 ``"boardgame_envs:boardgame_envs/TicTacToe-v0"`` (Gymnasium imports the part
 before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
@@ -112,14 +113,15 @@ def batch_of_one(fn: Any) -> Any:
 
 def make_opponent(spec: Any, seed: int | None = None) -> Any:
     """The opponent a spec names: any registry spec (``"mcts:simulations=200"``, ``(name, kwargs)``, a
-    checkpoint path), a policy with ``act(env)``, or a callable ``(observation, action_mask) -> action``."""
+    checkpoint path), a policy with ``act(state)`` (handed the inner AEC env), or a callable
+    ``(observation, action_mask) -> action``."""
     if isinstance(spec, (str, tuple)):
         return make_policy(spec, seed=seed)
     if hasattr(spec, "act") or callable(spec):
         return spec
     raise ValueError(
         f"opponent must be a policy spec (e.g. 'mcts:simulations=200'), a (name, kwargs) pair, a policy with "
-        f"act(env) or a callable (observation, action_mask) -> action; got {spec!r}"
+        f"act(state) or a callable (observation, action_mask) -> action; got {spec!r}"
     )
 
 

@@ -331,7 +331,7 @@ def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:
     """Build the policy once here, so a bad spec or a network for another game fails before any game."""
     built = make_policy(policy, seed=0)
     if not hasattr(built, "act"):
-        raise TypeError(f"{spec_name(policy)!r} does not make a policy: it has no act(env)")
+        raise TypeError(f"{spec_name(policy)!r} does not make a policy: it has no act(state)")
     trained_on = getattr(built, "game", None)
     game = env_fn().unwrapped.game
     try:

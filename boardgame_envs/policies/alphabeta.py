@@ -123,8 +123,8 @@ class AlphaBetaPolicy:
             self._tables[game] = (zob, np.zeros((1 << bits, 5), dtype=np.int64))
         return self._tables[game]
 
-    def act(self, env: Any) -> int:
-        state = game_state_of(env)
+    def act(self, state: Any) -> int:
+        state = game_state_of(state)  # an env stands for its state
         if opening_phase.pending(state):
             return opening_phase.decide(state, self._opening_value, self.rng, self._opening_cache, self._move)
         return self._move(opening_phase.playing_state(state))

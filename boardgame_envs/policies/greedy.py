@@ -70,8 +70,8 @@ class GreedyPolicy:
         self.rng = np.random.default_rng(seed)
         self._opening_cache: dict = {}
 
-    def act(self, env: Any) -> int:
-        state = game_state_of(env)
+    def act(self, state: Any) -> int:
+        state = game_state_of(state)  # an env stands for its state
         if self.epsilon > 0.0 and self.rng.random() < self.epsilon:
             legal = state.legal_actions()
             return int(legal[self.rng.integers(len(legal))])

@@ -307,8 +307,8 @@ class MCTSPolicy:
         visits, _ = self._search(state)
         return visits
 
-    def act(self, env: Any) -> int:
-        state = game_state_of(env)
+    def act(self, state: Any) -> int:
+        state = game_state_of(state)  # an env stands for its state
         if opening_phase.pending(state):
             return self._opening_decision(state)
         return self._move(opening_phase.playing_state(state))

@@ -17,6 +17,6 @@ class RandomPolicy:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, env: Any) -> int:
-        legal = game_state_of(env).legal_actions()
+    def act(self, state: Any) -> int:
+        legal = game_state_of(state).legal_actions()
         return int(legal[self.rng.integers(len(legal))])

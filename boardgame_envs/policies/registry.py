@@ -204,7 +204,7 @@ def _split(spec: Any) -> tuple[str, str | None, dict[str, Any]] | None:
         return None
     raise PolicySpecError(
         f"cannot build a policy from {spec!r}: give a name such as 'mcts:simulations=200', a (name, kwargs) pair, "
-        f"a .pt checkpoint path, a factory f(seed) or a policy with act(env); known kinds: {_usage()}"
+        f"a .pt checkpoint path, a factory f(seed) or a policy with act(state); known kinds: {_usage()}"
     )
 
 

@@ -171,8 +171,8 @@ class UCTPolicy:
         out[move[children]] = visits[children]
         return out
 
-    def act(self, env: Any) -> int:
-        legal = game_state_of(env).legal_mask()
+    def act(self, state: Any) -> int:
+        legal = game_state_of(state).legal_mask()
         if np.count_nonzero(legal) == 1:
             return int(np.flatnonzero(legal)[0])
-        return random_argmax(np.where(legal, self.search(env), -1.0), self.rng)
+        return random_argmax(np.where(legal, self.search(state), -1.0), self.rng)

@@ -13,8 +13,8 @@ restarts its random stream.
   gets the planes and masks of the waiting games in one batch: a frozen network
   answers them all in one forward pass (self-play).
 * Anything else :func:`~boardgame_envs.policies.registry.make_policy` builds (a
-  spec such as ``"mcts:simulations=200"``, a policy object with ``act(env)``)
-  plays each waiting game in turn through an AEC env set to that position
+  spec such as ``"mcts:simulations=200"``, a policy object with ``act(state)``)
+  plays each waiting game in turn, handed a fresh state of that game's position
   (:class:`PerGamePolicy`): correct for every policy, and as slow as the policy
   times the number of games.
 """
