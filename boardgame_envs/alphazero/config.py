@@ -13,6 +13,12 @@ from boardgame_envs.alphazero.defaults import defaults_for
 from boardgame_envs.policies.registry import check_spec
 
 BACKENDS = ("local", "ray")
+# The most a count of the config may be: far above any run (AlphaZero searched 800 simulations a move),
+# far below what numpy can size, so a slip of the keyboard (--simulations 99999999999999999999) is a
+# ValueError naming the field, not numpy's "Maximum allowed dimension exceeded". A search tree holds about
+# simulations x actions nodes per game, hence the lower bound for the simulation counts.
+MAX_COUNT = 10**9
+MAX_SIMULATIONS = 1_000_000
 ROOTS = ("puct", "gumbel")
 
 
@@ -131,13 +137,13 @@ class AlphaZeroConfig:
                     "batch_size", "eval_games", "workers", "warm_games", "gumbel_k")  # fmt: skip
         for name in positive:
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _most(name):
+                raise ValueError(f"{name} must be an integer in 1..{_most(name):,}, got {value!r}")
         for name in ("train_steps", "temperature_moves", "eval_every", "eval_simulations", "snapshot_every", "warm_random_moves",
                      "warm_steps", "vcf_nodes"):  # fmt: skip
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _most(name):
+                raise ValueError(f"{name} must be an integer in 0..{_most(name):,}, got {value!r}")
         for name in ("c_puct", "dirichlet_alpha", "lr"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
@@ -200,3 +206,8 @@ def field_docs() -> dict[str, str]:
         if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
             docs[node.target.id] = " ".join(str(after.value.value).split())  # type: ignore[union-attr]
     return docs
+
+
+def _most(name: str) -> int:
+    """The upper bound of the count ``name`` (see :data:`MAX_COUNT`)."""
+    return MAX_SIMULATIONS if name.endswith("simulations") else MAX_COUNT

@@ -167,6 +167,19 @@ def test_bad_config_is_a_value_error(bad):
         AlphaZeroConfig(**bad)
 
 
+@pytest.mark.parametrize(("flag", "said"), [
+    ("--simulations", "simulations must be an integer in 1..1,000,000, got 99999999999999999999"),
+    ("--eval-simulations", "eval_simulations must be an integer in 0..1,000,000"),
+    ("--buffer-size", "buffer_size must be an integer in 1..1,000,000,000"),
+    ("--train-steps", "train_steps must be an integer in 0..1,000,000,000"),
+])  # fmt: skip
+def test_a_count_past_its_bound_is_one_line_naming_the_field(flag, said, tmp_path, capsys):
+    argv = ["train", "tictactoe", flag, "99999999999999999999", "--minutes", "0.01", "--out", str(tmp_path)]
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "Maximum allowed dimension" not in err
+
+
 def test_train_needs_an_end():
     with pytest.raises(ValueError, match="iterations or config.minutes"):
         AlphaZeroTrainer(tictactoe_v0.env, AlphaZeroConfig(out=None)).train()
