@@ -24,6 +24,7 @@ ladder levels) are named by such strings.
 from __future__ import annotations
 
 import importlib
+import math
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -127,8 +128,20 @@ def _parse_arguments(text: str) -> dict[str, Any] | None:
             raise PolicySpecError(f"bad argument name {key!r} in {text!r}")
         if key in out:
             raise PolicySpecError(f"argument {key!r} given twice in {text!r}")
-        out[key] = parse_value(value)
+        out[key] = _bounded(key, parse_value(value))
     return out
+
+
+INT_LIMIT = 2**63 - 1  # what numba kernels and numpy arrays count in
+
+
+def _bounded(key: str, value: Any) -> Any:
+    """``value``, unless it is a number no policy can hold (past int64, NaN, infinite): PolicySpecError."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > INT_LIMIT:
+        raise PolicySpecError(f"argument {key}={value} is out of range: a count is at most {INT_LIMIT:,}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise PolicySpecError(f"argument {key}={value} is not a finite number")
+    return value
 
 
 def parse_spec(text: str) -> tuple[str, str | None, dict[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,16 @@ def test_lower_layers_import_nothing_above_them(layer):
         for p in (PACKAGE / layer).rglob("*.py")
     }
     assert {k: v for k, v in offenders.items() if v} == {}
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [("mcts:simulations=99999999999999999999", "out of range: a count is at most 9,223,372,036,854,775,807"),
+     ("mcts:simulations=-99999999999999999999", "out of range"),
+     ("greedy:epsilon=nan", "epsilon=nan is not a finite number"),
+     ("alphabeta:nodes=inf", "nodes=inf is not a finite number")],
+)  # fmt: skip
+def test_a_number_no_policy_can_hold_is_refused_in_one_line(spec, says):
+    """Past int64 a count overflowed deep in a kernel (OverflowError); NaN and infinities are no budgets."""
+    with pytest.raises(PolicySpecError, match=re.escape(says)):
+        parse_spec(spec)
