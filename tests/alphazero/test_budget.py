@@ -27,6 +27,15 @@ def six_config(out, **overrides) -> AlphaZeroConfig:
     return AlphaZeroConfig.for_game("gomoku", 6, out=str(out), **{**TINY, **base, **overrides})
 
 
+@pytest.fixture(scope="module", autouse=True)
+def compiled_kernels(tmp_path_factory):
+    """Compile the kernels these runs use (alpha-beta's in the warm-start worker, the search's, the learner's)
+    once, untimed: on a fresh clone numba's cache is cold, and a first call's compiling (10-20 s) inside a timed
+    run measured numba, not the budget (CI: 18.9 s for a 6 s budget)."""
+    out = tmp_path_factory.mktemp("compile")
+    AlphaZeroTrainer(SIX, six_config(out, warm_games=2, warm_steps=50, iterations=1)).train()
+
+
 def test_fewer_games_mean_proportionally_fewer_steps_down_to_a_floor():
     assert warm_step_target(1000, 600, 600) == 1000 and warm_step_target(1000, 900, 600) == 1000
     assert warm_step_target(1000, 150, 600) == 250
