@@ -127,7 +127,7 @@ class GameInfo:
         except KeyError:
             raise CatalogError(f"catalog entry {self.name!r}: no env module is registered for it; its env module "
                                f"calls boardgame_envs.games.catalog.register_env({self.name!r}, __name__, ...) "
-                               "when imported, and boardgame_envs/__init__.py imports that module") from None  # fmt: skip
+                               "when imported, and the package imports it when it is named <game>_v<N>.py at its root") from None  # fmt: skip
 
     @property
     def module(self) -> str:

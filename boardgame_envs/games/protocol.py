@@ -11,8 +11,8 @@ The AEC env, the single-agent view, the arena, the ladder and the generic
 searches (:mod:`boardgame_envs.policies.generic`) drive states through these
 calls alone, so a new game changes none of them. It brings its rules module, an
 env module that registers itself (:func:`boardgame_envs.games.catalog.register_env`),
-its entry in the catalog's ``GAMES`` and the env module's import in the
-package's ``__init__`` (docs/games.md walks through one).
+and its entry in the catalog's ``GAMES``; the package imports every env module
+named ``<game>_v<N>`` at its root (docs/games.md walks through one).
 
 Players are numbered 1 (the first player) and 2; 0 is nobody (``winner`` of
 a draw or of a game still going).
