@@ -175,7 +175,7 @@ def network_from(
         misfit = _first_mismatch(exc)
     if misfit:
         raise CheckpointError(f"{source}: its weights do not fit the network it describes: {misfit}")
-    bad = _first_nonfinite(net.state_dict())
+    bad = first_nonfinite(net.state_dict())
     if bad:
         raise CheckpointError(f"{source}: its weights are not finite ({bad}); a network with them gives NaN priors "
                               "and values, so its moves mean nothing: use an earlier checkpoint of the run")  # fmt: skip
@@ -204,7 +204,7 @@ def _misfit(hparams: dict[str, Any], weights: dict[str, Any]) -> str:
     return "" if extra is None else f"Unexpected key {str(extra)[:80]!r}"
 
 
-def _first_nonfinite(weights: dict[str, torch.Tensor]) -> str:
+def first_nonfinite(weights: dict[str, torch.Tensor]) -> str:
     """The first tensor of ``weights`` holding NaN or an infinity, in words ("" if none does).
 
     No flag lets such a network play: its priors and values are NaN, so nothing it does is a result. The

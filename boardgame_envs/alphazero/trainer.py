@@ -46,6 +46,7 @@ from boardgame_envs.alphazero.checkpoint import (
     LATEST,
     CheckpointError,
     RunLock,
+    first_nonfinite,
     game_to_dict,
     load_checkpoint,
     save_checkpoint,
@@ -635,6 +636,10 @@ class AlphaZeroTrainer:
         if checkpoint["net_hparams"] != self.net.hparams:
             raise ValueError(f"checkpoint in {self.out} has network {checkpoint['net_hparams']}, "
                              f"the config asks for {self.net.hparams}")  # fmt: skip
+        bad = first_nonfinite(checkpoint["net"])
+        if bad:  # training on from NaN weights would only spread them
+            raise CheckpointError(f"{self.out / LATEST}: its weights are not finite ({bad}); resume from an earlier "
+                                  "snapshot of the run (copy it over latest.pt) or start a new run")  # fmt: skip
         self.net.load_state_dict(checkpoint["net"])
         self.optimizer.load_state_dict(checkpoint["optimizer"])
         self.buffer.load_state_dict(checkpoint["buffer"])

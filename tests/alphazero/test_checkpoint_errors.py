@@ -208,3 +208,17 @@ def test_weights_that_are_not_finite_are_refused_naming_the_first_bad_tensor(bad
     assert cli_main(["demo", "tictactoe", "--first", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "diverged.pt" in err and first in err
+
+
+def test_a_run_whose_latest_weights_are_not_finite_is_not_resumed(tmp_path):
+    """Training on from NaN weights would only spread them: the trainer refuses as the policies do."""
+    out = tmp_path / "run"
+    _trainer(out).train()
+    checkpoint = torch.load(out / "latest.pt", weights_only=False)
+    first = next(k for k, t in checkpoint["net"].items() if t.is_floating_point())
+    checkpoint["net"][first].view(-1)[0] = float("nan")
+    torch.save(checkpoint, out / "latest.pt")
+    with pytest.raises(CheckpointError, match=f"latest.pt: its weights are not finite \\({first} holds NaN") as info:
+        _trainer(out)
+    assert "earlier snapshot" in str(info.value)
+    assert not (out / ".trainer.lock").exists()  # refused: the lock is let go
