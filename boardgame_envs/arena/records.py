@@ -540,8 +540,10 @@ def save(record: GameRecord, path: str | os.PathLike) -> os.PathLike | str:
     return path
 
 
-def load(path: str | os.PathLike, limit: int = MAX_SGF_BYTES) -> GameRecord:
-    """Read the game record at ``path``, SGF or a move list (at most ``limit`` bytes; RecordError beyond)."""
+def read_record_text(path: str | os.PathLike, limit: int = MAX_SGF_BYTES, what_limit: str = "") -> str:
+    """The UTF-8 text of the record file at ``path``, reading at most ``limit`` bytes (an endless file such as
+    ``/dev/zero`` is refused after that many); :class:`RecordError` in one line naming the file otherwise.
+    ``what_limit`` names the limit's setting in that error (``" (load's limit=)"``)."""
     where = os.fspath(path)
     try:
         with open(path, "rb") as f:
@@ -549,11 +551,16 @@ def load(path: str | os.PathLike, limit: int = MAX_SGF_BYTES) -> GameRecord:
     except OSError as exc:
         raise RecordError(f"cannot read {where!r}: {exc.strerror}") from None
     if len(data) > limit:
-        raise RecordError(f"{where}: over the {limit:,}-byte limit for a game record (load's limit=)")
+        raise RecordError(f"{where}: over the {limit:,}-byte limit for a game record{what_limit}")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RecordError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+
+
+def load(path: str | os.PathLike, limit: int = MAX_SGF_BYTES) -> GameRecord:
+    """Read the game record at ``path``, SGF or a move list (at most ``limit`` bytes; RecordError beyond)."""
+    text = read_record_text(path, limit, " (load's limit=)")
     try:
         return from_move_list(text) if text.lstrip().startswith("game:") else from_sgf(text, limit)
     except RecordError as exc:

@@ -24,7 +24,7 @@ from typing import Any
 
 import os
 
-from boardgame_envs.arena.records import MAX_SGF_BYTES, GameRecord
+from boardgame_envs.arena.records import MAX_SGF_BYTES, GameRecord, read_record_text
 from boardgame_envs.envs.opening_env import render_opening_text
 from boardgame_envs.envs.text import render_ansi
 from boardgame_envs.games.mnk import MNKGame
@@ -61,17 +61,7 @@ def read_move_list(path: str | os.PathLike, n: int, limit: int = MAX_SGF_BYTES) 
     that is not a point (quoted whole if short, else as an excerpt).
     """
     where = os.fspath(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
-    except OSError as exc:
-        raise ValueError(f"cannot read {where!r}: {exc.strerror}") from None
-    if len(data) > limit:
-        raise ValueError(f"{where}: over the {limit:,}-byte limit for a game record")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    text = read_record_text(path, limit)  # RecordError, a ValueError
     actions = []
     for i, token in enumerate(text.replace(",", " ").split(), start=1):
         try:
