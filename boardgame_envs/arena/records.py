@@ -560,6 +560,7 @@ def read_record_text(path: str | os.PathLike, limit: int = MAX_SGF_BYTES, what_l
 
 def load(path: str | os.PathLike, limit: int = MAX_SGF_BYTES) -> GameRecord:
     """Read the game record at ``path``, SGF or a move list (at most ``limit`` bytes; RecordError beyond)."""
+    where = os.fspath(path)
     text = read_record_text(path, limit, " (load's limit=)")
     try:
         return from_move_list(text) if text.lstrip().startswith("game:") else from_sgf(text, limit)
