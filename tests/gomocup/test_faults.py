@@ -270,7 +270,7 @@ def test_workers_leave_no_engine_behind(tmp_path, stop):
                 time.sleep(0.1)
             assert len(recorded(tmp_path)) == 4
             engines = set(recorded(tmp_path))
-            workers = {_parent_of(pid) for pid in engines} - engines - {parent.pid, 1}
+            workers = {_worker_of(pid, parent.pid) for pid in engines} - {None}
             if stop == "sigint":  # Ctrl-C: the terminal signals the parent; its workers ignore SIGINT
                 parent.send_signal(signal.SIGINT)
             else:  # workers killed as no handler can see (SIGKILL): each one's keeper ends its engines
@@ -279,6 +279,10 @@ def test_workers_leave_no_engine_behind(tmp_path, stop):
                 parent.kill()
         parent.wait(60)
         assert recorded(tmp_path) and none_left(tmp_path), _alive(recorded(tmp_path))
+        deadline = time.time() + 10  # the workers end with the match, too: none is left to init
+        while _alive(sorted(workers)) and time.time() < deadline:
+            time.sleep(0.1)
+        assert not _alive(sorted(workers)), _alive(sorted(workers))
     finally:  # whatever failed above, this test leaves nothing running
         parent.kill()
         for worker in workers:
@@ -290,6 +294,17 @@ def test_workers_leave_no_engine_behind(tmp_path, stop):
 
 def _parent_of(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def _worker_of(pid: int, top: int) -> int | None:
+    """The arena worker above ``pid``: its ancestor whose parent is ``top`` (the match's process). An engine's
+    parent is its subreaper shim, not the worker, so the worker is found by walking up, not as the parent."""
+    while pid not in (0, 1):
+        up = _parent_of(pid)
+        if up == top:
+            return pid
+        pid = up
+    return None
 
 
 def _alive(pids: list[int]) -> list[str]:
