@@ -52,6 +52,7 @@ from torch import nn
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
 from boardgame_envs.selfplay import OpponentPool
+from boardgame_envs.selfplay.boardnet import BoardNet, BoardNetPolicy, load_net, save_net
 
 GAMES = {  # ladder name -> the Gymnasium id and arguments of the batched env
     "gomoku9": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}),
@@ -121,37 +122,8 @@ class Config:
 
 
 # ------------------------------------------------------------------ the network
-class BoardNet(nn.Module):
-    """3x3 convolutions that keep the board size (CHW planes in), a logit per point, a value in [-1, 1]."""
-
-    def __init__(self, planes: int, channels: int, layers: int) -> None:
-        super().__init__()
-        body: list[nn.Module] = []
-        for i in range(layers):
-            body += [nn.Conv2d(planes if i == 0 else channels, channels, 3, padding=1), nn.ReLU()]
-        self.body = nn.Sequential(*body)
-        self.policy = nn.Conv2d(channels, 1, 1)
-        self.value = nn.Sequential(nn.Linear(2 * channels, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())
-
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits ``(B, N*N)`` (illegal points at -1e9) and values ``(B,)`` of uint8 planes ``(B, C, N, N)``."""
-        h = self.body(obs.float())
-        logits = self.policy(h).flatten(1).masked_fill(~mask, -1e9)
-        pooled = torch.cat([h.mean((2, 3)), h.amax((2, 3))], 1)  # the board as a whole, whatever its size
-        return logits, self.value(pooled).squeeze(1)
-
-
-def load_net(path: str | os.PathLike) -> BoardNet:
-    """A network saved by :func:`save_net` (its shape travels with its weights)."""
-    data = torch.load(path, map_location="cpu", weights_only=True)
-    net = BoardNet(*data["shape"])
-    net.load_state_dict(data["weights"])
-    return net.eval()
-
-
-def save_net(net: BoardNet, path: str | os.PathLike) -> None:
-    shape = (net.body[0].in_channels, net.body[0].out_channels, len(net.body) // 2)
-    torch.save({"shape": shape, "weights": net.state_dict()}, path)
+# BoardNet (3x3 convolutions that keep the board, a logit per point, a value over the board's mean and max)
+# lives in the package, so that what this script trains plays anywhere as ``boardnet:PATH``.
 
 
 class Sampler:
@@ -170,20 +142,6 @@ class Sampler:
         return torch.multinomial(torch.softmax(logits, 1), 1, generator=self.gen).squeeze(1).numpy()
 
 
-class GreedyNet:
-    """The trained network as a ladder policy: ``act(state)``, argmax over the legal points."""
-
-    def __init__(self, net: BoardNet, name: str = "ppo") -> None:
-        self.net, self.name = net, name
-
-    @torch.no_grad()
-    def act(self, state: Any) -> int:
-        planes = np.ascontiguousarray(state.planes(state.to_move).view(np.uint8).transpose(2, 0, 1))[None]
-        mask = torch.from_numpy(np.asarray(state.legal_mask(), dtype=bool))[None]
-        logits, _ = self.net(torch.from_numpy(planes), mask)
-        return int(logits.argmax(1))
-
-
 # ------------------------------------------------------------------ the run
 @dataclass
 class Counters:
@@ -199,7 +157,7 @@ class Counters:
 
 def snapshot_loader(path: str) -> Sampler:
     """The pool's loader for this script's snapshots, seeded by the file's name (the same after a resume)."""
-    return Sampler(load_net(path), seed=zlib.crc32(Path(path).name.encode()))
+    return Sampler(load_net(path)[0], seed=zlib.crc32(Path(path).name.encode()))
 
 
 def new_pool(cfg: Config) -> OpponentPool:
@@ -237,7 +195,7 @@ def rate_now(cfg: Config, net: BoardNet, counters: Counters, out: Path) -> None:
     from boardgame_envs.ladder import rate
 
     t0 = time.process_time()
-    rating = rate(GreedyNet(net), cfg.game, games=cfg.rate_games, seed=counters.updates, progress=False,
+    rating = rate(BoardNetPolicy(net, name="ppo"), cfg.game, games=cfg.rate_games, seed=counters.updates, progress=False,
                   start=counters.last_elo)  # fmt: skip
     cost = time.process_time() - t0
     counters.cpu_s += cost
@@ -386,7 +344,9 @@ def train(cfg: Config, out: Path) -> Counters:
         clock()
         rate_now(cfg, net, counters, out)  # the budget's last point
         checkpoint(out, net, opt, None, counters, cfg)
-    save_net(net, out / "final.pt")
+    from boardgame_envs.ladder import LADDERS
+
+    save_net(net, out / "final.pt", game=LADDERS[cfg.game].game_object())  # plays as boardnet:PATH, on its game only
     return counters
 
 

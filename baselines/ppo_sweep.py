@@ -55,7 +55,7 @@ def run_one(name: str, flags: list[str], args: argparse.Namespace) -> dict:
         code = ("import sys, torch; sys.path.insert(0, sys.argv[1]); torch.set_num_threads(1)\n"
                 "import ppo_selfplay as P\n"
                 "from boardgame_envs.ladder import rate\n"
-                "r = rate(P.GreedyNet(P.load_net(sys.argv[2])), sys.argv[3], games=int(sys.argv[4]), seed=1, progress=False)\n"
+                "r = rate(P.BoardNetPolicy(P.load_net(sys.argv[2])[0]), sys.argv[3], games=int(sys.argv[4]), seed=1, progress=False)\n"
                 "print(r.elo, r.low, r.high, r.games)\n")  # fmt: skip
         res = subprocess.run([sys.executable, "-c", code, str(SCRIPT.parent), str(out / "final.pt"), args.game,
                               str(args.games)], capture_output=True, text=True, env=env)  # fmt: skip

@@ -148,6 +148,9 @@ class NetworkPolicy:
         from boardgame_envs.alphazero.pretrained import pretrained
 
         entry = pretrained(name)
+        if entry.kind != "alphazero":
+            raise ValueError(f"pretrained:{name} is a {entry.kind} model, not an AlphaZero network: build it with "
+                             f"make_policy('pretrained:{name}')")  # fmt: skip
         sims = entry.simulations if simulations is None else simulations
         if threats is None:
             threats = entry.threats

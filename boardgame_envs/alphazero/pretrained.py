@@ -1,11 +1,15 @@
-"""Networks trained by the package's own trainer, shipped with it: ``PRETRAINED`` and where their weights are.
+"""Networks trained here and shipped with the package: ``PRETRAINED`` and where their weights are.
 
 Each entry says what the network plays, how it was trained (the command, so
-anyone can train it again) and how strong it measured. The weights are package
-data (``boardgame_envs/alphazero/pretrained/NAME.pt``): the network's shape,
-its game and its state dict, no optimizer or replay buffer, read with
-``torch.load(weights_only=True)``. This module needs no torch; loading does
-(:meth:`boardgame_envs.alphazero.NetworkPolicy.from_pretrained`).
+anyone can train it again) and how strong it measured. Three kinds: AlphaZero
+networks (``kind="alphazero"``, ``NAME.pt``: the network's shape, its game and its
+state dict, no optimizer or replay buffer, read with ``torch.load(weights_only=True)``),
+played with their search; and the PPO recipes' models, played by their policy alone:
+``kind="sb3"`` (``NAME.zip``, a MaskablePPO model as Stable-Baselines3 saves it) and
+``kind="boardnet"`` (``NAME.pt``, the single-file PPO's network, weights only). The files
+are package data in ``boardgame_envs/alphazero/pretrained/``. This module needs no
+torch; loading does (``make_policy("pretrained:NAME")``, through
+:func:`boardgame_envs.selfplay.pretrained.from_pretrained`).
 """
 
 from __future__ import annotations
@@ -34,23 +38,37 @@ class LadderRating:
 class Pretrained:
     """One shipped network: its game, how it was trained, how strong it is."""
 
+    KINDS = ("alphazero", "sb3", "boardnet")
+
     name: str
     game: str  # the catalog's name: "tictactoe", "gomoku", "connect_four"
     rule: str | None  # the m,n,k parameters; None for a game that has none (connect four)
     board_size: int | None
     win_length: int | None
-    simulations: int  # PUCT simulations a move it plays with unless told otherwise
+    simulations: int  # PUCT simulations a move it plays with unless told otherwise (0: a policy alone)
     command: str  # the training command that made it
     date: str  # when it was trained (UTC)
     rating: str  # its measured strength, with the match that measured it
     ladder_rating: LadderRating | None = None  # the same rating as data, listed under its ladder's table
     threats: bool = False  # the threat-aware search it plays with unless told otherwise (as it was rated)
     vcf_nodes: int = 0
+    kind: str = "alphazero"  # one of KINDS: how the file is read and played (see the module docstring)
+
+    def __post_init__(self) -> None:
+        if self.kind not in self.KINDS:
+            raise ValueError(f"{self.name}: kind must be one of {', '.join(self.KINDS)}, got {self.kind!r}")
 
     @property
     def path(self) -> Path:
         """The weights file inside the installed package."""
-        return Path(str(resources.files("boardgame_envs.alphazero") / "pretrained" / f"{self.name}.pt"))
+        suffix = ".zip" if self.kind == "sb3" else ".pt"
+        return Path(str(resources.files("boardgame_envs.alphazero") / "pretrained" / f"{self.name}{suffix}"))
+
+    def plays_with(self) -> str:
+        """How it plays when rated and by default, in words."""
+        if self.kind != "alphazero":
+            return "its policy's most likely move, no search"
+        return f"{self.simulations} simulations a move" + (" with the threat search" if self.threats else "")
 
 
 PRETRAINED: dict[str, Pretrained] = {
@@ -125,7 +143,7 @@ def rated_on(ladder: str, markdown: bool = False) -> list[str]:
     lines = ["pretrained networks rated on this ladder (boardgame-envs rate pretrained:NAME ...):"]
     for p, r in sorted(rated, key=lambda pair: -pair[1].elo):
         elo, interval = f"{r.elo:+.0f}", f"{r.low:+.0f} .. {r.high:+.0f}"
-        tail = f"{r.games} games, {p.simulations} simulations a move" + (" with the threat search" if p.threats else "")
+        tail = f"{r.games} games, {p.plays_with()}"
         lines.append(f"- `pretrained:{p.name}`: {elo} ({interval}), {tail}" if markdown
                      else f"  pretrained:{p.name:<14} {elo:>6}  {interval}  {tail}")  # fmt: skip
     return lines

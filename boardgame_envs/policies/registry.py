@@ -303,8 +303,11 @@ def _register_builtins() -> None:
              target="NAME")  # fmt: skip
     register("level", "boardgame_envs.ladder.ladders:level_policy",
              "a calibrated ladder level, e.g. level:renju/5", target="LADDER/N")  # fmt: skip
-    register("pretrained", "boardgame_envs.alphazero.policy:NetworkPolicy.from_pretrained",
+    register("pretrained", "boardgame_envs.selfplay.pretrained:from_pretrained",
              "a network shipped with the package (boardgame_envs.alphazero.PRETRAINED)", target="NAME")  # fmt: skip
+    register("boardnet", "boardgame_envs.selfplay.boardnet:BoardNetPolicy.from_file",
+             "a network saved by baselines/ppo_selfplay.py (BoardNet); greedy unless sample=true",
+             target="PATH")  # fmt: skip
     register("sb3", "boardgame_envs.selfplay.sb3_policy:Sb3Policy.from_file",
              "a saved Stable-Baselines3 model (MaskablePPO, PPO, A2C, DQN zip); greedy unless sample=true",
              target="PATH")  # fmt: skip

@@ -87,8 +87,16 @@ def algorithm_of(path: str | os.PathLike) -> Any:
 
 
 def load_model(path: str | os.PathLike, device: str = "cpu") -> Any:
-    """The SB3 model saved at ``path``, whichever of MaskablePPO, PPO, A2C and DQN saved it."""
-    return algorithm_of(path).load(str(path), device=device)
+    """The SB3 model saved at ``path``, whichever of MaskablePPO, PPO, A2C and DQN saved it, to act with.
+
+    The training schedules are not read back (constants stand in): they are pickled
+    functions, which do not load under another Python version, and acting needs none.
+    """
+    algorithm = algorithm_of(path)
+    constant = 0.0
+    schedules = {"learning_rate": constant, "lr_schedule": lambda _: constant, "clip_range": lambda _: constant,
+                 "exploration_schedule": lambda _: constant}  # fmt: skip
+    return algorithm.load(str(path), device=device, custom_objects=schedules)
 
 
 class Sb3Actor:

@@ -1,0 +1,144 @@
+"""A small convolutional policy-value network and its files: what ``baselines/ppo_selfplay.py`` trains, as a policy.
+
+``boardnet:PATH`` (or ``make_policy("boardnet:runs/ppo-gomoku9-s0/final.pt")``) plays the
+network saved at PATH: its most likely legal move, or with ``sample=true`` a move drawn
+from its policy. The shipped ``pretrained:ppo-gomoku9`` is such a file.
+
+The network (:class:`BoardNet`) is 3x3 convolutions that keep the board (planes in,
+channels first), a 1x1 policy head with one logit per point and a value head over the
+board's mean and max; it has no fully connected layer over the points, so nothing in
+its weights fixes the board size. That is why the file says which game it learned
+(:func:`save_net` with ``game``): the policy refuses any other game, where the weights
+would load and play on without complaint.
+
+A file is ``{"shape": (planes, channels, layers), "weights": state_dict, "game": ...}``,
+read with ``torch.load(weights_only=True)`` (no code runs on loading); ``game`` is
+absent in the training run's own snapshots.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from boardgame_envs.policies.base import game_state_of
+from boardgame_envs.policies.registry import PolicySpecError
+
+
+class BoardNet(nn.Module):
+    """3x3 convolutions that keep the board size (CHW planes in), a logit per point, a value in [-1, 1]."""
+
+    def __init__(self, planes: int, channels: int, layers: int) -> None:
+        super().__init__()
+        body: list[nn.Module] = []
+        for i in range(layers):
+            body += [nn.Conv2d(planes if i == 0 else channels, channels, 3, padding=1), nn.ReLU()]
+        self.body = nn.Sequential(*body)
+        self.policy = nn.Conv2d(channels, 1, 1)
+        self.value = nn.Sequential(nn.Linear(2 * channels, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits ``(B, N*N)`` (illegal points at -1e9) and values ``(B,)`` of uint8 planes ``(B, C, N, N)``."""
+        h = self.body(obs.float())
+        logits = self.policy(h).flatten(1).masked_fill(~mask, -1e9)
+        pooled = torch.cat([h.mean((2, 3)), h.amax((2, 3))], 1)  # the board as a whole, whatever its size
+        return logits, self.value(pooled).squeeze(1)
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """``(planes, channels, layers)``: the constructor's arguments."""
+        return self.body[0].in_channels, self.body[0].out_channels, len(self.body) // 2
+
+
+def save_net(net: BoardNet, path: str | os.PathLike, game: Any = None) -> None:
+    """Write ``net`` (its shape and weights, and ``game`` if given: the game it learned) to ``path``."""
+    data: dict[str, Any] = {"shape": net.shape, "weights": net.state_dict()}
+    if game is not None:
+        from boardgame_envs.alphazero.checkpoint import game_to_dict
+
+        data["game"] = game_to_dict(game)
+    torch.save(data, path)
+
+
+def load_net(path: str | os.PathLike) -> tuple[BoardNet, Any]:
+    """The network saved at ``path`` (in eval mode) and its game (None where the file names none).
+
+    A missing file raises FileNotFoundError; anything that is not such a file, a ValueError naming it.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no network file at {path}")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+        planes, channels, layers = (int(v) for v in data["shape"])
+        if not (1 <= planes <= 64 and 1 <= channels <= 1024 and 1 <= layers <= 64):
+            raise ValueError(f"implausible shape {data['shape']!r}")
+        net = BoardNet(planes, channels, layers)
+        net.load_state_dict(data["weights"])
+        game = None
+        if data.get("game") is not None:
+            from boardgame_envs.alphazero.checkpoint import game_from_dict
+
+            game = game_from_dict(data["game"])
+    except Exception as exc:  # torch's unpickler, a shape or key that does not fit: all mean "not such a file"
+        raise ValueError(f"{path} is not a BoardNet file ({type(exc).__name__}: {exc})") from None
+    return net.eval(), game
+
+
+class BoardNetPolicy:
+    """A :class:`BoardNet` as a policy: ``act(state)`` plays its best legal move, or a sampled one.
+
+    ``game`` (the game the network learned) None accepts any game with the network's
+    number of planes; given, every other game is refused with a ValueError.
+    """
+
+    def __init__(self, net: BoardNet, game: Any = None, name: str = "boardnet", sample: bool = False,
+                 seed: int | None = None) -> None:  # fmt: skip
+        if not isinstance(sample, (bool, np.bool_)):
+            raise ValueError(f"sample must be true or false, got {sample!r}")
+        self.net, self.game, self.name, self.sample = net.eval(), game, name, bool(sample)
+        self.rng = np.random.default_rng(seed)
+
+    @classmethod
+    def from_file(cls, path: str, sample: bool = False, seed: int | None = None) -> BoardNetPolicy:
+        """The policy of the file at ``path``: the ``boardnet:PATH`` spec's factory."""
+        try:
+            net, game = load_net(path)
+        except (FileNotFoundError, ValueError) as exc:
+            raise PolicySpecError(f"boardnet:{path}: {exc}") from None
+        return cls(net, game, f"boardnet:{path}", sample, seed)
+
+    def check_game(self, game: Any) -> None:
+        """Refuse a game the network did not learn (or, where its game is unknown, one with other planes)."""
+        if self.game is not None:
+            if game != self.game:
+                raise ValueError(f"{self.name} was trained on {self.game.describe()}, not {game.describe()}")
+            return
+        planes = game.new_state().planes(1).shape[-1]
+        if planes != self.net.shape[0]:
+            raise ValueError(f"{self.name} takes {self.net.shape[0]} planes, but {game.describe()} has {planes}: "
+                             "it was trained on another game")  # fmt: skip
+
+    @torch.no_grad()
+    def distribution(self, state: Any) -> np.ndarray:
+        """The network's move probabilities over the legal points, ``(num_actions,)``."""
+        state = game_state_of(state)
+        self.check_game(state.game)
+        planes = np.ascontiguousarray(np.asarray(state.planes(state.to_move)).view(np.uint8).transpose(2, 0, 1))
+        mask = torch.from_numpy(np.asarray(state.legal_mask(), dtype=bool))[None]
+        logits, _ = self.net(torch.from_numpy(planes)[None], mask)
+        return torch.softmax(logits[0].double(), 0).numpy()
+
+    def act(self, state: Any) -> int:
+        p = self.distribution(state)
+        if self.sample:
+            return int(self.rng.choice(len(p), p=p / p.sum()))
+        return int(p.argmax())
+
+    def __repr__(self) -> str:
+        return f"BoardNetPolicy({self.name!r}, sample={self.sample})"
