@@ -15,18 +15,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError, check_action, returns_of
-
-SIZE = 3
-LINES = [(r * 3, r * 3 + 1, r * 3 + 2) for r in range(3)] + [(c, c + 3, c + 6) for c in range(3)] + [(0, 4, 8), (2, 4, 6)]
+from boardgame_envs.games.protocol import FIRST, SECOND, IllegalMoveError, check_action
+from games.three_by_three import SIZE, BoardGame, BoardState, completes_line, square_symmetries
 
 
-class AvoidThreeGame:
+class AvoidThreeGame(BoardGame):
     """Misère tic-tac-toe; one object serves every state."""
 
     name = "avoid_three"
     family = "avoid_three"
-    shape = (SIZE, SIZE)
     num_actions = SIZE * SIZE
     num_planes = 2  # own stones, the opponent's
 
@@ -52,54 +49,16 @@ class AvoidThreeGame:
         return "X" if player == FIRST else "O"
 
     def symmetries(self) -> Sequence[np.ndarray]:
-        grid = np.arange(self.num_actions).reshape(SIZE, SIZE)
-        images = [grid, np.rot90(grid, 1), np.rot90(grid, 2), np.rot90(grid, 3)]
-        images += [g.T for g in images]
-        # perm[a] is where a goes: the inverse of "the image's cell i holds a".
-        return [np.argsort(g.reshape(-1)) for g in images]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, AvoidThreeGame)
-
-    def __hash__(self) -> int:
-        return hash(self.name)
+        return square_symmetries()  # every action is a cell
 
 
-class AvoidThreeState:
+class AvoidThreeState(BoardState):
     """A position of :class:`AvoidThreeGame`; change it only through :meth:`play`."""
-
-    def __init__(self, game: AvoidThreeGame) -> None:
-        self.game = game
-        self.board = np.zeros(SIZE * SIZE, dtype=np.int8)
-        self.to_move = FIRST
-        self.winner = 0
-        self.terminal = False
-        self.num_moves = 0
-        self.last_move = -1
-
-    def clone(self) -> AvoidThreeState:
-        other = AvoidThreeState.__new__(AvoidThreeState)
-        other.__dict__.update(self.__dict__)
-        other.board = self.board.copy()
-        return other
 
     def legal_mask(self) -> np.ndarray:
         if self.terminal:
             return np.zeros(self.game.num_actions, dtype=np.bool_)
         return self.board == 0
-
-    def legal_actions(self) -> np.ndarray:
-        return np.flatnonzero(self.legal_mask())
-
-    def illegal_reason(self, action: object) -> str | None:
-        reason = check_action(self.game, action)
-        if reason is not None:
-            return reason
-        if self.terminal:
-            return "the game is over"
-        if self.board[int(action)]:
-            return f"{self.game.action_name(int(action))} is taken"
-        return None
 
     def play(self, action: int) -> None:
         reason = self.illegal_reason(action)
@@ -110,18 +69,13 @@ class AvoidThreeState:
         self.num_moves += 1
         self.last_move = int(action)
         self.to_move = FIRST + SECOND - me
-        if any(all(self.board[c] == me for c in line) for line in LINES if int(action) in line):
+        if completes_line(self.board, me, int(action)):
             self.winner, self.terminal = FIRST + SECOND - me, True  # the one who made three loses
         elif self.num_moves == self.game.num_actions:
             self.terminal = True
 
     def planes(self, viewer: int) -> np.ndarray:
-        own = (self.board == viewer).reshape(SIZE, SIZE)
-        other = (self.board == FIRST + SECOND - viewer).reshape(SIZE, SIZE)
-        return np.stack([own, other], axis=-1).astype(np.int8)
-
-    def returns(self) -> tuple[float, float]:
-        return returns_of(self.winner)
+        return np.stack(self.stone_planes(viewer), axis=-1).astype(np.int8)
 
 
 class TwoStonesGame(AvoidThreeGame):
@@ -141,12 +95,6 @@ class TwoStonesGame(AvoidThreeGame):
 
 
 class TwoStonesState(AvoidThreeState):
-    def clone(self) -> TwoStonesState:
-        other = TwoStonesState.__new__(TwoStonesState)
-        other.__dict__.update(self.__dict__)
-        other.board = self.board.copy()
-        return other
-
     def play(self, action: int) -> None:
         mover = self.to_move
         super().play(action)  # validates, lays the stone, ends the game or passes the turn
