@@ -62,9 +62,13 @@ kind of game, raises ``ValueError`` listing the valid ones. Then:
 
 * the agents are the seats ``["player_0", "player_1"]`` (``player_0`` acts
   first) for the whole game; the swaps decide which colour each plays, and
-  each agent's ``info`` holds ``"color"`` (``"black"``/``"white"``) and
-  ``"phase"`` (``"stone"``, ``"swap"``, ``"declare"``, ``"choice"``,
-  ``"swap2"``, ``"colour"``, ``"offer"``, ``"choose"``, ``"play"``);
+  each agent's ``info`` says it in numbers, for the RL libraries' wrappers:
+  ``"color_id"`` (1 black, 2 white) and ``"phase_id"``, the index in
+  ``env.unwrapped.game.opening.phases`` of the phase (``"stone"``, ``"swap"``,
+  ``"declare"``, ``"choice"``, ``"swap2"``, ``"colour"``, ``"offer"``,
+  ``"choose"``, then ``"play"``); in words, ``env.unwrapped.color_of(agent)``
+  and ``env.unwrapped.phase`` (``env.unwrapped.info_strings = True`` puts the
+  words back in the info, as it was: see the version history);
 * actions are ``Discrete(N * N + D)``: the points, then the rule's ``D``
   decisions (``"swap"``, ``"keep"``, ``"offers=K"``; Swap2's ``"black"``,
   ``"white"``, ``"more"``); ``env.unwrapped.game.action_name(a)`` names one;
@@ -83,7 +87,9 @@ kind of game, raises ``ValueError`` listing the valid ones. Then:
 Version history: v0, first release; during 0.1.0 the default ``rule`` became
 ``"renju"`` (it was ``"freestyle"``), the catalog's default for gomoku, which
 ``demo``, ``arena``, ``play``, ``ladder`` and ``rate`` share; ``opening_rule``
-came in 0.1.0 as well.
+came in 0.1.0 as well. Unreleased: under an opening rule each agent's info holds
+``color_id`` and ``phase_id`` (numbers) instead of ``color`` and ``phase``
+(words), which TorchRL's ``PettingZooWrapper`` could not take.
 """
 
 from __future__ import annotations

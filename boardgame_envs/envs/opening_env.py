@@ -4,11 +4,16 @@ It is :class:`~boardgame_envs.envs.game_env.GameAECEnv` (observations from
 ``state.planes``, masks from ``legal_mask``, the rewards of ``returns()``)
 with the things an opening adds: the agents are seats with fixed names whose
 colours the opening decides, so each agent's ``info`` says the colour it
-holds and the phase (``{"color": "black", "phase": "offer"}``; with
-``env.unwrapped.info_strings = False``, numbers only: ``{"color_id": 1, "phase_id": 2}``,
-the colour as the game numbers it, 1 black and 2 white, and the phase's index in
-``game.opening.phases``, for wrappers that make a tensor of every info value, such as
-TorchRL's ``PettingZooWrapper``); the text
+holds and the phase, in numbers: ``{"color_id": 1, "phase_id": 2}``, the
+colour as the game numbers it (1 black, 2 white) and the phase's index in
+``game.opening.phases``. Numbers only, because the RL libraries' PettingZoo
+wrappers read every info value (TorchRL's ``PettingZooWrapper`` makes a
+tensor of each, and a string stops it). The words are on the env, where no
+wrapper reads them: ``env.unwrapped.color_of(agent)`` (``"black"``) and
+``env.unwrapped.phase`` (``"offer"``); ``env.unwrapped.info_strings = True``
+puts the words in the info instead (``{"color": "black", "phase": "offer"}``,
+the former default), for code that reads them there under no tensor-making
+wrapper. The text
 rendering names the phase, who holds which colour and the offered fifth
 moves (``+`` on the board); the pictures draw the position with the offers as
 hollow stones and the phase in the status line.
@@ -56,7 +61,9 @@ def render_opening_text(state: OpeningState, agents: tuple[str, str] = ("player_
 class OpeningRuleEnv(GameAECEnv):
     """A PettingZoo AEC env over an :class:`OpeningRuleGame`; env modules subclass it (``gomoku_v0``)."""
 
-    info_strings = True  # False: each agent's info in numbers only (color_id, phase_id); see the module docstring
+    # True: each agent's info in words ({"color": "black", "phase": "offer"}), which tensor-making wrappers
+    # refuse; the default is numbers (color_id, phase_id). See the module docstring.
+    info_strings = False
 
     def __init__(self, game: OpeningRuleGame, agent_names: tuple[str, str], render_mode: str | None = None) -> None:
         if not isinstance(game, OpeningRuleGame):
@@ -74,15 +81,33 @@ class OpeningRuleEnv(GameAECEnv):
         self._tell()
 
     def _tell(self) -> None:
-        """Each agent's info: the colour it holds and the phase."""
+        """Each agent's info: the colour it holds and the phase, as numbers (or words: ``info_strings``)."""
         state = self.game_state
-        game = self.game
+        if self.info_strings:
+            for agent in self.agents:
+                self.infos[agent] = {"color": self.color_of(agent), "phase": state.phase}
+            return
+        phase_id = self.game.opening.phases.index(state.phase)
         for agent in self.agents:
-            color = state.color_of(self._color[agent])
-            if self.info_strings:
-                self.infos[agent] = {"color": game.color_name(color), "phase": state.phase}
-            else:
-                self.infos[agent] = {"color_id": int(color), "phase_id": game.opening.phases.index(state.phase)}
+            self.infos[agent] = {"color_id": int(state.color_of(self._color[agent])), "phase_id": phase_id}
+
+    def color_of(self, agent: str) -> str:
+        """The colour ``agent`` holds now, ``"black"`` or ``"white"`` (its info's ``color_id``, in words).
+
+        As the game stands: until the opening is over, a swap may still change it.
+        """
+        if agent not in self._color:
+            raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(map(repr, self.possible_agents))}")
+        return self.game.color_name(self.game_state.color_of(self._color[agent]))
+
+    @property
+    def phase(self) -> str:
+        """The phase the game is in, ``"play"`` after the opening (the info's ``phase_id``, in words).
+
+        One of ``game.opening.phases``: the rule's step kinds (``"stone"``, ``"swap"``, ``"offer"``, ...)
+        in order of first appearance, then ``"play"``.
+        """
+        return self.game_state.phase
 
     def stones(self) -> list[int]:
         """The stones on the board in the order laid: the opening's (the chosen offer included), then normal play."""

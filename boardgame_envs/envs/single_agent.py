@@ -38,7 +38,8 @@ before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
   :mod:`boardgame_envs.gomoku_v0`). The learner and the opponent then take every
   decision of the opening (swaps, offers, the choice) through the same actions,
   and ``seat`` names the learner's seat, not its colour; ``info["color"]`` and
-  ``info["phase"]`` say what it holds and where the game stands.
+  ``info["phase"]`` say what it holds and where the game stands, in words (the AEC
+  env's own info says them in numbers, ``color_id`` and ``phase_id``).
   ``gymnasium.make_vec`` with an opening rule runs the single-agent envs in turn
   (Gymnasium's ``SyncVectorEnv``): the batched engine plays the plain games only.
 * ``seat``: ``"first"``, ``"second"`` or ``"random"`` (drawn from ``np_random``,
@@ -72,6 +73,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from boardgame_envs.envs.opening_env import OpeningRuleEnv
 from boardgame_envs.games.catalog import GAMES, game_info, load
 from boardgame_envs.games.mnk import IllegalMoveError
 from boardgame_envs.policies.base import Forfeit
@@ -151,6 +153,7 @@ class SingleAgentEnv(gymnasium.Env):
         # Arguments that do not apply, or are out of range, fail here.
         rules = info.game(board_size, win_length, rule, opening_rule)
         self.aec = info.env_module.raw_env(render_mode=render_mode, **info.env_kwargs(rules))
+        self._opening = isinstance(self.aec, OpeningRuleEnv)  # the learner's colour and the phase go in info
         self.render_mode = render_mode
         self.seat = seat
         self.illegal_action = illegal_action
@@ -245,8 +248,10 @@ class SingleAgentEnv(gymnasium.Env):
         return self.aec.game_state.legal_mask()
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        # Under an opening rule the AEC env's info says the colour the learner holds and the phase.
-        told = self.aec.infos.get(self.learner, {}) if self.aec.agents else {}
+        # Under an opening rule: the colour the learner holds and the phase, in words, from the AEC env
+        # (whose own info has them as numbers, for the multi-agent wrappers). A Gymnasium info is read by
+        # no tensor-making wrapper unless asked, and this one holds words anyway ("seat", "opponent").
+        told = {"color": self.aec.color_of(self.learner), "phase": self.aec.phase} if self._opening else {}
         if self.pool is not None:
             told = {**told, "opponent": self.opponent_name}
         return {"action_mask": self.action_masks(), **told, **extra}

@@ -29,6 +29,7 @@ from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.envs.single_agent import register_gymnasium_envs
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import ENVS, GAMES, GameInfo, register_env
+from boardgame_envs.games.opening_rules import RULE_NAMES
 from games.misere_game import AvoidThreeGame
 from games.pass_game import PassGame
 
@@ -141,10 +142,34 @@ def catalog_cases() -> list[Case]:
     return out
 
 
+def opening_cases() -> list[Case]:
+    """Every opening rule on each rule of an entry that takes them, on the smallest board the rule fits;
+    an entry with a fixed board, under its default rule."""
+    out = []
+    for name, info in GAMES.items():
+        if not info.opening_rules:
+            continue
+        if info.fixed:
+            out.append(Case(f"{name}-opening", name, (("opening_rule", True),)))
+            continue
+        for rule in info.rules:
+            for opening in RULE_NAMES:
+                for size in range(info.sizes[0], info.sizes[1] + 1):
+                    try:
+                        info.game(size, None, rule, opening)
+                    except ValueError:  # another base rule's opening, or a board too small (or even) for it
+                        continue
+                    out.append(Case(f"{name}-{size}-{rule}-{opening}", name,
+                                    (("board_size", size), ("rule", rule), ("opening_rule", opening))))  # fmt: skip
+                    break
+    return out
+
+
 CATALOG = catalog_cases()
 DEFAULTS = [case for case in CATALOG if not case.kwargs]  # one case per entry: the costlier checks
 TEST_GAMES = [Case(f"{name} (test game)", name, temporary=True) for name in TEST_ENTRIES]
 ALL = CATALOG + TEST_GAMES
+OPENINGS = opening_cases()
 
 
 def case_fixture(request: Any) -> Iterator[Case]:

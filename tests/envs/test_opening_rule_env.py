@@ -41,15 +41,17 @@ def play(env, moves: str) -> None:
 def test_agents_are_seats_and_info_says_colour_and_phase():
     env = gomoku_v0.env(opening_rule="soosorv8")
     env.reset(seed=0)
+    phase_id = env.unwrapped.game.opening.phases.index
     assert env.possible_agents == ["player_0", "player_1"] and env.agent_selection == "player_0"
-    assert env.infos == {"player_0": {"color": "black", "phase": "stone"}, "player_1": {"color": "white",
-                                                                                       "phase": "stone"}}
+    assert env.infos == {"player_0": {"color_id": 1, "phase_id": phase_id("stone")},
+                         "player_1": {"color_id": 2, "phase_id": phase_id("stone")}}  # fmt: skip
     play(env, "h8 h9 i9")
-    assert env.agent_selection == "player_1" and env.infos["player_1"]["phase"] == "swap"
+    assert env.agent_selection == "player_1" and env.infos["player_1"]["phase_id"] == phase_id("swap")
     obs, *_ = env.last()
     assert {env.unwrapped.game.action_name(a) for a in np.flatnonzero(obs["action_mask"])} == {"swap", "keep"}
     play(env, "swap")
-    assert env.infos["player_1"] == {"color": "black", "phase": "stone"} and env.agent_selection == "player_0"
+    assert env.infos["player_1"] == {"color_id": 1, "phase_id": phase_id("stone")} and env.agent_selection == "player_0"
+    assert env.unwrapped.color_of("player_1") == "black" and env.unwrapped.phase == "stone"
     assert env.action_space("player_0").n == 225 + 2 + 8
 
 
@@ -124,7 +126,7 @@ def test_rgb_array_draws_the_base_position():
 def test_reset_can_play_an_opening_given_as_actions_and_decisions():
     env = gomoku_v0.env(board_size=9, opening_rule="soosorv8")
     env.reset(options={"opening": "e5 e6 e4 swap e7 offers=1"})
-    assert env.agent_selection == "player_1" and env.infos["player_1"]["phase"] == "swap"
+    assert env.agent_selection == "player_1" and env.unwrapped.phase == "swap"
     with pytest.raises(IllegalMoveError, match="move 5: swap is not a choice now: soosorv8, second player lays white"):
         env.reset(options={"opening": "e5 e6 e4 keep swap"})
 
@@ -150,7 +152,8 @@ def test_the_single_agent_view_plays_whole_games_through_the_opening():
         while not terminated:
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
             obs, reward, terminated, _, info = env.step(action)
-            assert "color" in info
+            aec = env.unwrapped.aec  # the Gymnasium view keeps the words (its info is read by no tensor maker)
+            assert (info["color"], info["phase"]) == (aec.color_of(env.unwrapped.learner), aec.phase)
         assert reward in (-1.0, 0.0, 1.0)
 
 
