@@ -131,6 +131,30 @@ PRETRAINED: dict[str, Pretrained] = {
             "(alphabeta:nodes=16000); at 200 simulations (baselines/results/alphazero_connect_four.md)",
             ladder_rating=LadderRating("connect_four", 1255, 1185, 1326, 100),
         ),
+        Pretrained(
+            name="ppo-connect-four", game="connect_four", rule=None, board_size=None, win_length=None, simulations=0,
+            kind="sb3",
+            command="python baselines/ppo_sb3_pool.py --game connect_four --seed 0 --cpu-hours 2 --out "
+            "runs/sb3-connect-four-s0 (MaskablePPO, an MLP of two 128-unit layers on the flat planes, 16 games at "
+            "once against an opponent pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 5 "
+            "snapshots; its model.zip at 0.56 CPU-hours, 3,174,400 steps; baselines/results/ppo_sb3_pool.md)",
+            date="2026-11-27",
+            rating="connect_four ladder +444 (95% +374..+514) in 100 games, level with connect_four/2; "
+            "its policy's most likely move, no search (baselines/results/ppo_sb3_pool.md)",
+            ladder_rating=LadderRating("connect_four", 444, 374, 514, 100),
+        ),
+        Pretrained(
+            name="ppo-gomoku9", game="gomoku", rule="freestyle", board_size=9, win_length=5, simulations=0,
+            kind="boardnet",
+            command="python baselines/ppo_selfplay.py --game gomoku9 --seed 0 --cpu-hours 2 --out runs/ppo-gomoku9-s0 "
+            "(the single-file PPO: a 5x32 BoardNet, 128 games at once on the batched engine against an opponent "
+            "pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 10 snapshots; its latest.pt at "
+            "update 280, 0.61 CPU-hours, 1,146,880 steps; baselines/results/ppo_selfplay.md)",
+            date="2026-11-27",
+            rating="gomoku9 ladder +1187 (95% +1137..+1236) in 200 games, level with gomoku9/5 "
+            "(greedy:epsilon=0.3); its policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
+            ladder_rating=LadderRating("gomoku9", 1187, 1137, 1236, 200),
+        ),
     )
 }
 

@@ -43,7 +43,7 @@ def from_pretrained(name: str, seed: int | None = None, device: str = "cpu", **o
     accepted = [p for p in params if p not in ("cls", "name", "path", "seed", "device")]
     unknown = sorted(set(options) - set(accepted))
     if unknown:
-        raise PolicySpecError(f"pretrained:{name} is a {entry.kind} network and takes {', '.join(accepted)}; "
+        raise PolicySpecError(f"pretrained:{name} (kind {entry.kind}) takes {', '.join(accepted)}; "
                               f"not {', '.join(unknown)}")  # fmt: skip
     if entry.kind == "alphazero":
         return factory(name, seed=seed, device=device, **options)

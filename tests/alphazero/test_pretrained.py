@@ -12,7 +12,7 @@ from boardgame_envs.alphazero.pretrained import UnknownPretrainedError
 from boardgame_envs.arena import match
 from boardgame_envs.envs.factory import make_env
 from boardgame_envs.games.catalog import game_info
-from boardgame_envs.policies.registry import make_policy
+from boardgame_envs.policies.registry import PolicySpecError, make_policy
 
 
 def env_of(entry):
@@ -22,9 +22,18 @@ def env_of(entry):
 @pytest.mark.parametrize("name", sorted(PRETRAINED))
 def test_loads_and_plays_legal_moves(name):
     entry = PRETRAINED[name]
-    policy = make_policy(f"pretrained:{name}:simulations=16", seed=0)
-    assert isinstance(policy, NetworkPolicy) and policy.simulations == 16
-    assert policy.game == game_info(entry.game).game(entry.board_size, entry.win_length, entry.rule)
+    game = game_info(entry.game).game(entry.board_size, entry.win_length, entry.rule)
+    if entry.kind == "alphazero":
+        policy = make_policy(f"pretrained:{name}:simulations=16", seed=0)
+        assert isinstance(policy, NetworkPolicy) and policy.simulations == 16 and policy.game == game
+    else:  # a PPO recipe's model: its policy alone, no search to set
+        policy = make_policy(f"pretrained:{name}", seed=0)
+        policy.check_game(game)  # raises for any game but its own
+        with pytest.raises(PolicySpecError, match="takes sample"):
+            make_policy(f"pretrained:{name}:simulations=16")
+        with pytest.raises(ValueError, match="not an AlphaZero network"):
+            NetworkPolicy.from_pretrained(name)
+    assert policy.name == f"pretrained:{name}"
     env = env_of(entry)
     env.reset(seed=0)
     for ply in range(12):
@@ -38,11 +47,14 @@ def test_loads_and_plays_legal_moves(name):
 
 def test_the_shipped_set_and_its_size():
     assert {"tictactoe", "gomoku-8x8", "renju-15x15", "renju-15x15-v1", "connect-four"} <= set(PRETRAINED)
+    assert {"ppo-connect-four", "ppo-gomoku9"} <= set(PRETRAINED)  # the PPO recipes' models (issue 39)
     assert sum(entry.path.stat().st_size for entry in PRETRAINED.values()) <= 10 * 2**20
+    assert all(entry.path.stat().st_size < 2 * 2**20 for entry in PRETRAINED.values() if entry.kind != "alphazero")
     # The weights go into the wheel as package data.
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
-    assert "pretrained/*.pt" in pyproject["tool"]["setuptools"]["package-data"]["boardgame_envs.alphazero"]
+    shipped = pyproject["tool"]["setuptools"]["package-data"]["boardgame_envs.alphazero"]
+    assert {"pretrained/*.pt", "pretrained/*.zip"} <= set(shipped)
 
 
 def test_default_simulations_are_the_entrys():
@@ -90,6 +102,8 @@ def test_ladder_command_lists_the_networks_rated_on_it(capsys):
     # Each network as it was rated: the renju network with its threat search, the first one without.
     assert any("pretrained:renju-15x15 " in line and "with the threat search" in line for line in lines)
     assert any("pretrained:renju-15x15-v1" in line and "threat" not in line for line in lines)
+    assert main(["ladder", "gomoku", "--board-size", "9"]) == 0
+    assert any("pretrained:ppo-gomoku9" in line and "no search" in line for line in capsys.readouterr().out.splitlines())
     assert main(["ladder", "gomoku15"]) == 0
     assert "pretrained" not in capsys.readouterr().out  # none rated there
 
