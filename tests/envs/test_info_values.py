@@ -4,48 +4,14 @@ themselves are run over the same envs in test_library_wrappers.py, where those l
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
+from info_checks import not_numeric, strings_in_infos
 
 from boardgame_envs.games.opening_rules import RULE_NAMES
 from conformance.cases import ALL, OPENINGS, case_fixture
 
 case = pytest.fixture(params=ALL + OPENINGS, ids=lambda case: case.id)(case_fixture)
-
-
-def not_numeric(info: dict[str, Any]) -> dict[str, Any]:
-    """The items of ``info`` whose value is not a number (bool, int, float, a numpy number) or a numeric array."""
-    bad = {}
-    for key, value in info.items():
-        if isinstance(value, np.ndarray):
-            ok = value.dtype.kind in "biuf"
-        else:
-            ok = isinstance(value, (bool, int, float, np.bool_, np.number))
-        if not ok:
-            bad[key] = value
-    return bad
-
-
-def strings_in_infos(env: Any, games: int, seed: int = 0) -> list[str]:
-    """Random legal games of ``env`` (wrapped): each info value that is not a number, where it was seen."""
-    rng = np.random.default_rng(seed)
-    found = []
-
-    def look(when: str) -> None:
-        for agent, info in env.infos.items():
-            found.extend(f"{when}, {agent}: {k}={v!r}" for k, v in not_numeric(info).items())
-
-    for game in range(games):
-        env.reset(seed=seed + game)
-        look(f"game {game}, after reset")
-        for turn, agent in enumerate(env.agent_iter()):
-            obs, _, terminated, truncated, info = env.last()
-            found.extend(f"game {game}, turn {turn}, last() of {agent}: {k}={v!r}" for k, v in not_numeric(info).items())
-            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            look(f"game {game}, after turn {turn}")
-    return found
 
 
 def test_every_opening_rule_has_a_case():
