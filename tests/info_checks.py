@@ -36,7 +36,8 @@ def strings_in_infos(env: Any, games: int, seed: int = 0) -> list[str]:
         look(f"game {game}, after reset")
         for turn, agent in enumerate(env.agent_iter()):
             obs, _, terminated, truncated, info = env.last()
-            found.extend(f"game {game}, turn {turn}, last() of {agent}: {k}={v!r}" for k, v in not_numeric(info).items())
+            where = f"game {game}, turn {turn}, last() of {agent}"
+            found.extend(f"{where}: {k}={v!r}" for k, v in not_numeric(info).items())
             env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             look(f"game {game}, after turn {turn}")
     return found

@@ -33,7 +33,8 @@ def test_the_check_catches_the_words_of_the_former_default(case):
 
 
 def test_only_numbers_count_as_numbers():
-    numbers = {"a": 1, "b": 2.5, "c": True, "d": np.int8(3), "e": np.float32(1), "f": np.zeros(3, np.int8), "g": np.bool_(1)}
+    numbers = {"a": 1, "b": 2.5, "c": True, "d": np.int8(3), "e": np.float32(1), "f": np.zeros(3, np.int8),
+               "g": np.bool_(1)}  # fmt: skip
     assert not_numeric(numbers) == {}
     words = {"a": "black", "b": None, "c": np.array(["x"]), "d": [1, 2], "e": {"x": 1}, "f": np.array([None])}
     assert list(not_numeric(words)) == list(words)

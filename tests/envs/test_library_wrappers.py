@@ -108,5 +108,6 @@ def test_tianshou_pettingzoo_env_collects_games(case):
     envs.seed(0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its stats warn that multi-agent returns are 2-D
-        stats = Collector[CollectStats](algorithm, envs, VectorReplayBuffer(2000, 2)).collect(n_episode=2, reset_before_collect=True)
+        collector = Collector[CollectStats](algorithm, envs, VectorReplayBuffer(2000, 2))
+        stats = collector.collect(n_episode=2, reset_before_collect=True)
     assert stats.n_collected_episodes == 2
