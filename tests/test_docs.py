@@ -164,6 +164,44 @@ def test_every_readme_command_says_what_it_costs():
     assert silent == []
 
 
+# A line that trains: a library's learn() or train(), the trainer's command, a training script or an example.
+TRAINS = re.compile(r"\.learn\(|\.train\(\)|boardgame-envs train "
+                    r"|baselines/(ppo_\w+|alphazero_gomoku|sb3_maskable_ppo)\.py|examples/\w+\.py")
+TRAINING_COST = re.compile(r"\b\d[\d,.]* s\b|\bseconds?\b|\bminutes?\b|\bCPU-(seconds|minutes?|hours?)\b|\ban hour\b")
+
+
+def uncosted_training_lines(text: str, name: str) -> list[str]:
+    """``name:line: command`` of each training command or call in the code blocks of ``text`` (as written,
+    without the docs-test marks) whose comment does not say what it costs; a command continued over several
+    lines (``\\``) may say it in any of its lines' comments."""
+    silent = []
+    for m in FENCE.finditer(text):
+        lines, first = m["code"].splitlines(), text.count("\n", 0, m.start("code")) + 1
+        i = 0
+        while i < len(lines):
+            j = i
+            while lines[j].split(" #")[0].rstrip().endswith("\\") and j + 1 < len(lines):
+                j += 1
+            code = " ".join(line.split(" #")[0].strip().rstrip("\\").strip() for line in lines[i : j + 1])
+            comments = " ".join(line.partition(" #")[2] for line in lines[i : j + 1])
+            if not code.lstrip().startswith("#") and TRAINS.search(code) and not TRAINING_COST.search(comments):
+                silent.append(f"{name}:{first + i}: {code.strip()}")
+            i = j + 1
+    return silent
+
+
+def test_every_training_snippet_says_what_it_costs():
+    """Issue 39: a reader should know what a training snippet costs before running it, and it should finish
+    in that: each line that trains says, in its comment, its measured cost or its budget."""
+    silent = [line for path in DOCS for line in uncosted_training_lines(path.read_text(), path.name)]
+    assert silent == []
+    page = ("```python\nmodel.learn(10_000)\nmodel.learn(64)   # 3 s of CPU\n```\n\n"
+            "```bash\nboardgame-envs train x \\\n    --minutes 2\n"
+            "boardgame-envs train y \\\n    --minutes 2   # 2 minutes\n```\n")
+    assert uncosted_training_lines(page, "p.md") == ["p.md:2: model.learn(10_000)",
+                                                     "p.md:7: boardgame-envs train x --minutes 2"]
+
+
 @pytest.fixture(scope="module")
 def readme_dir(tmp_path_factory):
     """Where the README's commands run, one after another as a reader would: a checkpoint
