@@ -137,23 +137,26 @@ PRETRAINED: dict[str, Pretrained] = {
             command="python baselines/ppo_sb3_pool.py --game connect_four --seed 0 --cpu-hours 2 --out "
             "runs/sb3-connect-four-s0 (MaskablePPO, an MLP of two 128-unit layers on the flat planes, 16 games at "
             "once against an opponent pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 5 "
-            "snapshots; its model.zip at 0.56 CPU-hours, 3,174,400 steps; baselines/results/ppo_sb3_pool.md)",
+            "snapshots; its model.zip when the run was stopped on its plateau, at 1.07 CPU-hours and 5,693,440 steps; "
+            "baselines/results/ppo_sb3_pool.md)",
             date="2026-11-27",
-            rating="connect_four ladder +444 (95% +374..+514) in 100 games, level with connect_four/2; "
-            "its policy's most likely move, no search (baselines/results/ppo_sb3_pool.md)",
-            ladder_rating=LadderRating("connect_four", 444, 374, 514, 100),
+            rating="connect_four ladder +486 (95% +416..+556) in 100 games, between connect_four/2 "
+            "(greedy:epsilon=0.5) and /3 (greedy:epsilon=0.2); its policy's most likely move, no search "
+            "(baselines/results/ppo_sb3_pool.md)",
+            ladder_rating=LadderRating("connect_four", 486, 416, 556, 100),
         ),
         Pretrained(
             name="ppo-gomoku9", game="gomoku", rule="freestyle", board_size=9, win_length=5, simulations=0,
             kind="boardnet",
             command="python baselines/ppo_selfplay.py --game gomoku9 --seed 0 --cpu-hours 2 --out runs/ppo-gomoku9-s0 "
             "(the single-file PPO: a 5x32 BoardNet, 128 games at once on the batched engine against an opponent "
-            "pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 10 snapshots; its latest.pt at "
-            "update 280, 0.61 CPU-hours, 1,146,880 steps; baselines/results/ppo_selfplay.md)",
+            "pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 10 snapshots; its latest.pt when "
+            "the run was stopped on its plateau, at update 460, 1.06 CPU-hours and 1,884,160 steps; "
+            "baselines/results/ppo_selfplay.md)",
             date="2026-11-27",
-            rating="gomoku9 ladder +1187 (95% +1137..+1236) in 200 games, level with gomoku9/5 "
+            rating="gomoku9 ladder +1263 (95% +1213..+1313) in 200 games, level with gomoku9/5 "
             "(greedy:epsilon=0.3); its policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
-            ladder_rating=LadderRating("gomoku9", 1187, 1137, 1236, 200),
+            ladder_rating=LadderRating("gomoku9", 1263, 1213, 1313, 200),
         ),
     )
 }
@@ -169,7 +172,7 @@ def rated_on(ladder: str, markdown: bool = False) -> list[str]:
         elo, interval = f"{r.elo:+.0f}", f"{r.low:+.0f} .. {r.high:+.0f}"
         tail = f"{r.games} games, {p.plays_with()}"
         lines.append(f"- `pretrained:{p.name}`: {elo} ({interval}), {tail}" if markdown
-                     else f"  pretrained:{p.name:<14} {elo:>6}  {interval}  {tail}")  # fmt: skip
+                     else f"  pretrained:{p.name:<16} {elo:>6}  {interval}  {tail}")  # fmt: skip
     return lines
 
 
