@@ -26,12 +26,9 @@ near the last estimate); a row ``cpu_hours, steps, elo, low, high, ...`` goes to
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import math
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +41,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
 from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.selfplay import OpponentPool
+from boardgame_envs.selfplay.runclock import RunClock
 
 LEVELS = "random,greedy:epsilon=0.75,greedy:epsilon=0.5,greedy:epsilon=0.25,greedy"
 # game -> how it is played: in single-agent envs (connect four) or in one batched env (Gymnasium id and
@@ -119,7 +117,8 @@ def new_model(s: dict[str, Any], env: Any) -> MaskablePPO:
                        ent_coef=s["ent_coef"], seed=s["seed"], policy_kwargs=policy_kwargs, verbose=0, device="cpu")  # fmt: skip
 
 
-def save_state(out: Path, model: MaskablePPO | None, pool: OpponentPool | None, counters: dict[str, Any]) -> None:
+def save_state(out: Path, model: MaskablePPO | None, pool: OpponentPool | None, counters: dict[str, Any],
+               clock: RunClock) -> None:  # fmt: skip
     """The run's state, each file written whole; ``None`` keeps the model or pool last saved."""
     if model is not None:
         model.save(out / "model.tmp.zip")
@@ -127,38 +126,16 @@ def save_state(out: Path, model: MaskablePPO | None, pool: OpponentPool | None, 
     if pool is not None:
         pool.save(out / "pool")
     rng = {"torch": torch.get_rng_state(), "numpy": np.random.get_state()}
-    torch.save({"counters": counters, "rng": rng}, out / "state.pt.tmp")
+    torch.save({"counters": {**counters, **clock.state()}, "rng": rng}, out / "state.pt.tmp")
     os.replace(out / "state.pt.tmp", out / "state.pt")
 
 
-def rate_now(s: dict[str, Any], model: MaskablePPO, counters: dict[str, Any], out: Path) -> None:
+def rate_now(s: dict[str, Any], model: MaskablePPO, counters: dict[str, Any], clock: RunClock, out: Path) -> None:
     """Rate the greedy policy on the ladder; a row in curve.csv; its CPU counted in the run and apart."""
-    from boardgame_envs.ladder import rate
     from boardgame_envs.selfplay import Sb3Policy
 
-    t0 = time.process_time()
-    rating = rate(Sb3Policy(model, name="maskable_ppo"), s["game"], games=s["rate_games"], seed=counters["rollouts"],
-                  progress=False, start=counters["last_elo"])  # fmt: skip
-    cost = time.process_time() - t0
-    counters["cpu_s"] += cost
-    counters["rate_cpu_s"] += cost
-    counters["last_rate_cost_s"] = cost
-    counters["last_rate_cpu_s"] = counters["cpu_s"] - counters["rate_cpu_s"]
-    if math.isfinite(rating.elo):
-        counters["last_elo"] = rating.elo
-    row = {"cpu_hours": round(counters["cpu_s"] / 3600, 4), "steps": counters["steps"],
-           "rollouts": counters["rollouts"], "elo": round(rating.elo, 1), "low": round(rating.low, 1),
-           "high": round(rating.high, 1), "games": rating.games, "rate_cpu_s": round(cost, 1),
-           "rate_share": round(counters["rate_cpu_s"] / max(counters["cpu_s"], 1e-9), 3)}  # fmt: skip
-    path = out / "curve.csv"
-    new = not path.exists()
-    with open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-    print(f"rating at {row['cpu_hours']:.3f} CPU-h, {counters['steps']} steps: {rating.describe()} "
-          f"({rating.games} games, {cost:.0f} CPU-s)", flush=True)  # fmt: skip
+    clock.rate(Sb3Policy(model, name="maskable_ppo"), s["game"], s["rate_games"], counters["rollouts"],
+               out / "curve.csv", {"steps": counters["steps"], "rollouts": counters["rollouts"]})  # fmt: skip
 
 
 def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
@@ -169,29 +146,21 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
     if not (out / "state.pt").exists():  # a new run: its state at step 0 is what every chunk starts from
         pool = OpponentPool([m for m in s["levels"].split(",") if m], sampling=s["sampling"], seed=s["seed"],
                             max_snapshots=s["max_snapshots"])  # fmt: skip
-        counters = {"rollouts": 0, "steps": 0, "cpu_s": 0.0, "rate_cpu_s": 0.0, "last_rate_cpu_s": -math.inf,
-                    "last_rate_cost_s": 0.0, "last_elo": None}  # fmt: skip
         torch.manual_seed(s["seed"])
         np.random.seed(s["seed"])
         env = make_env(s, pool)
-        save_state(out, new_model(s, env), pool, counters)
+        save_state(out, new_model(s, env), pool, {"rollouts": 0, "steps": 0}, RunClock())
         env.close()
     (out / "settings.json").write_text(json.dumps(s, indent=1))
-    state = torch.load(out / "state.pt", weights_only=False)
-    counters = state["counters"]
+    saved = torch.load(out / "state.pt", weights_only=False)["counters"]
+    counters = {"rollouts": saved["rollouts"], "steps": saved["steps"]}
+    clock = RunClock.from_state(saved)  # the run's CPU, all sessions, and its ratings; this session's counts from here
     if counters["rollouts"]:
         print(f"resumed from {out}: {counters['rollouts']} rollouts, {counters['steps']} steps, "
-              f"{counters['cpu_s'] / 3600:.3f} CPU-hours", flush=True)  # fmt: skip
-    cpu0 = time.process_time()
-
-    def clock() -> None:
-        nonlocal cpu0
-        now = time.process_time()
-        counters["cpu_s"] += now - cpu0
-        cpu0 = now
+              f"{clock.hours:.3f} CPU-hours", flush=True)  # fmt: skip
 
     def budget_left() -> bool:
-        return counters["cpu_s"] < s["cpu_hours"] * 3600 and not (
+        return clock.cpu_s < s["cpu_hours"] * 3600 and not (
             s["max_rollouts"] and counters["rollouts"] >= s["max_rollouts"])
 
     model = None
@@ -204,12 +173,8 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
         rng = torch.load(out / "state.pt", weights_only=False)["rng"]
         torch.set_rng_state(rng["torch"])
         np.random.set_state(rng["numpy"])
-        trained = counters["cpu_s"] - counters["rate_cpu_s"]
-        gap = max(s["rate_minutes"] * 60, counters["last_rate_cost_s"] * (1 - s["rate_share"]) / s["rate_share"])
-        if s["rate_games"] and trained - counters["last_rate_cpu_s"] >= gap:
-            clock()
-            rate_now(s, model, counters, out)
-            cpu0 = time.process_time()
+        if s["rate_games"] and clock.rating_due(s["rate_minutes"] * 60, s["rate_share"]):
+            rate_now(s, model, counters, clock, out)
         chunk = s["checkpoint_every"]
         if s["max_rollouts"]:
             chunk = min(chunk, s["max_rollouts"] - counters["rollouts"])
@@ -217,16 +182,17 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
         counters["rollouts"] = model.num_timesteps // per_rollout
         pool.add_snapshot(model, name=f"snapshot-{counters['rollouts']}")
         counters["steps"] = model.num_timesteps
-        clock()
-        save_state(out, model, pool, counters)
+        clock.tick()
+        save_state(out, model, pool, counters, clock)
         env.close()
         results = pool.results()
-        print(f"rollouts {counters['rollouts']} steps {counters['steps']} cpu_h {counters['cpu_s'] / 3600:.3f} "
+        print(f"rollouts {counters['rollouts']} steps {counters['steps']} cpu_h {clock.hours:.3f} "
               f"pool {', '.join(f'{k} {w}-{d}-{l}' for k, (w, d, l) in list(results.items())[:8])}", flush=True)  # fmt: skip
-    if s["rate_games"] and counters["cpu_s"] >= s["cpu_hours"] * 3600 and model is not None:
-        rate_now(s, model, counters, out)  # the budget's last point
-        save_state(out, None, None, counters)
-    return counters
+    clock.tick()
+    if s["rate_games"] and clock.cpu_s >= s["cpu_hours"] * 3600 and model is not None:
+        rate_now(s, model, counters, clock, out)  # the budget's last point
+        save_state(out, None, None, counters, clock)
+    return {**counters, **clock.state()}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,13 +33,11 @@ Run it again with the same ``--out`` to resume (a larger ``--cpu-hours`` extends
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import json
 import math
 import os
 import sys
-import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +51,7 @@ from torch import nn
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
 from boardgame_envs.selfplay import OpponentPool
 from boardgame_envs.selfplay.boardnet import BoardNet, BoardNetPolicy, load_net, save_net
+from boardgame_envs.selfplay.runclock import RunClock
 
 GAMES = {  # ladder name -> the Gymnasium id and arguments of the batched env
     "gomoku9": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}),
@@ -148,11 +147,14 @@ class Counters:
     updates: int = 0
     steps: int = 0
     games: int = 0
-    cpu_s: float = 0.0  # process CPU time of the run so far, all sessions
-    rate_cpu_s: float = 0.0  # of which ratings
-    last_rate_cpu_s: float = -math.inf  # training CPU (cpu_s - rate_cpu_s) at the last rating
-    last_rate_cost_s: float = 0.0
-    last_elo: float | None = None  # where the next rating starts
+    clock: RunClock = dataclasses.field(default_factory=RunClock)  # the run's CPU, all sessions, and its ratings
+
+    def state(self) -> dict[str, Any]:  # one flat dict in the checkpoint
+        return {"updates": self.updates, "steps": self.steps, "games": self.games, **self.clock.state()}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Counters:
+        return cls(state["updates"], state["steps"], state["games"], RunClock.from_state(state))
 
 
 def snapshot_loader(path: str) -> Sampler:
@@ -184,7 +186,7 @@ def checkpoint(out: Path, net: BoardNet, opt: torch.optim.Optimizer, pool: Oppon
     if pool is not None:
         pool.save(out / "pool")
     data = {"config": dataclasses.asdict(cfg), "net": net.state_dict(), "opt": opt.state_dict(),
-            "counters": dataclasses.asdict(counters), "torch_rng": torch.get_rng_state()}  # fmt: skip
+            "counters": counters.state(), "torch_rng": torch.get_rng_state()}  # fmt: skip
     tmp = out / "checkpoint.pt.tmp"
     torch.save(data, tmp)
     os.replace(tmp, out / "checkpoint.pt")
@@ -192,31 +194,8 @@ def checkpoint(out: Path, net: BoardNet, opt: torch.optim.Optimizer, pool: Oppon
 
 def rate_now(cfg: Config, net: BoardNet, counters: Counters, out: Path) -> None:
     """Rate the greedy policy on the ladder and append a row to curve.csv; its CPU is counted apart too."""
-    from boardgame_envs.ladder import rate
-
-    t0 = time.process_time()
-    rating = rate(BoardNetPolicy(net, name="ppo"), cfg.game, games=cfg.rate_games, seed=counters.updates, progress=False,
-                  start=counters.last_elo)  # fmt: skip
-    cost = time.process_time() - t0
-    counters.cpu_s += cost
-    counters.rate_cpu_s += cost
-    counters.last_rate_cost_s = cost
-    counters.last_rate_cpu_s = counters.cpu_s - counters.rate_cpu_s
-    if math.isfinite(rating.elo):
-        counters.last_elo = rating.elo
-    row = {"cpu_hours": round(counters.cpu_s / 3600, 4), "steps": counters.steps, "updates": counters.updates,
-           "elo": round(rating.elo, 1), "low": round(rating.low, 1), "high": round(rating.high, 1),
-           "games": rating.games, "rate_cpu_s": round(cost, 1),
-           "rate_share": round(counters.rate_cpu_s / max(counters.cpu_s, 1e-9), 3)}  # fmt: skip
-    path = out / "curve.csv"
-    new = not path.exists()
-    with open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-    print(f"rating at {row['cpu_hours']:.3f} CPU-h, {counters.steps} steps: {rating.describe()} "
-          f"({rating.games} games, {cost:.0f} CPU-s)", flush=True)  # fmt: skip
+    counters.clock.rate(BoardNetPolicy(net, name="ppo"), cfg.game, cfg.rate_games, counters.updates,
+                        out / "curve.csv", {"steps": counters.steps, "updates": counters.updates})  # fmt: skip
 
 
 def rollout(cfg: Config, env: Any, net: BoardNet, obs: torch.Tensor, mask: torch.Tensor) -> dict[str, Any]:
@@ -294,44 +273,35 @@ def train(cfg: Config, out: Path) -> Counters:
         data = torch.load(out / "checkpoint.pt", map_location="cpu", weights_only=False)
         net.load_state_dict(data["net"])
         opt.load_state_dict(data["opt"])
-        counters = Counters(**data["counters"])
+        counters = Counters.from_state(data["counters"])
         torch.set_rng_state(data["torch_rng"])
         print(f"resumed from {out}: {counters.updates} updates, {counters.steps} steps, "
-              f"{counters.cpu_s / 3600:.3f} CPU-hours", flush=True)  # fmt: skip
+              f"{counters.clock.hours:.3f} CPU-hours", flush=True)  # fmt: skip
     else:
         checkpoint(out, net, opt, new_pool(cfg), counters, cfg)  # the state every resume starts from
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=1))
     env, pool, obs, mask = start_games(cfg, out, counters.updates)
-    cpu0 = time.process_time()
-
-    def clock() -> None:  # the run's CPU so far: this session's process time on top of earlier sessions'
-        nonlocal cpu0
-        now = time.process_time()
-        counters.cpu_s += now - cpu0
-        cpu0 = now
+    clock = counters.clock
+    clock.tick()  # this session's CPU counts from here, on top of the earlier sessions'
 
     def budget_left() -> bool:
-        return counters.cpu_s < cfg.cpu_hours * 3600 and not (cfg.max_updates and counters.updates >= cfg.max_updates)
+        return clock.cpu_s < cfg.cpu_hours * 3600 and not (cfg.max_updates and counters.updates >= cfg.max_updates)
 
     while budget_left():
-        trained = counters.cpu_s - counters.rate_cpu_s
-        gap = max(cfg.rate_minutes * 60, counters.last_rate_cost_s * (1 - cfg.rate_share) / cfg.rate_share)
-        if cfg.rate_games and trained - counters.last_rate_cpu_s >= gap:
-            clock()
+        if cfg.rate_games and clock.rating_due(cfg.rate_minutes * 60, cfg.rate_share):
             rate_now(cfg, net, counters, out)
-            cpu0 = time.process_time()  # rate_now counted its own CPU
         batch = rollout(cfg, env, net, obs, mask)
         obs, mask = batch["next"]
         stats = learn(cfg, net, opt, batch)
         counters.updates += 1
         counters.steps += cfg.num_envs * cfg.rollout
         counters.games += batch["games"]
-        clock()
+        clock.tick()
         if counters.updates % 10 == 0 or counters.updates == 1:
             weights = dict(zip(pool.names, pool.weights()))
             top = sorted(weights, key=weights.get, reverse=True)[:3]
             print(f"update {counters.updates} steps {counters.steps} games {counters.games} "
-                  f"cpu_h {counters.cpu_s / 3600:.3f} score {batch['score']:.2f} pg {stats['pg']:.3f} "
+                  f"cpu_h {clock.hours:.3f} score {batch['score']:.2f} pg {stats['pg']:.3f} "
                   f"vf {stats['vf']:.3f} ent {stats['ent']:.2f} most drawn {', '.join(top)}", flush=True)  # fmt: skip
         if counters.updates % cfg.checkpoint_every == 0 or not budget_left():
             save_net(net, out / "latest.pt")
@@ -339,9 +309,8 @@ def train(cfg: Config, out: Path) -> Counters:
             checkpoint(out, net, opt, pool, counters, cfg)
             env.close()
             env, pool, obs, mask = start_games(cfg, out, counters.updates)  # the path a resume takes from here
-    unrated = counters.last_rate_cpu_s < counters.cpu_s - counters.rate_cpu_s  # trained since the last rating
-    if cfg.rate_games and counters.cpu_s >= cfg.cpu_hours * 3600 and unrated:
-        clock()
+    clock.tick()
+    if cfg.rate_games and clock.cpu_s >= cfg.cpu_hours * 3600 and clock.trained_since_rating():
         rate_now(cfg, net, counters, out)  # the budget's last point
         checkpoint(out, net, opt, None, counters, cfg)
     from boardgame_envs.ladder import LADDERS
@@ -393,8 +362,9 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
 def main(argv: list[str] | None = None) -> int:
     cfg, out = parse_args(argv)
     counters = train(cfg, out)
-    print(f"done: {counters.updates} updates, {counters.steps} steps, {counters.cpu_s / 3600:.3f} CPU-hours "
-          f"({counters.rate_cpu_s / max(counters.cpu_s, 1e-9):.1%} of it rating)", flush=True)  # fmt: skip
+    clock = counters.clock
+    print(f"done: {counters.updates} updates, {counters.steps} steps, {clock.hours:.3f} CPU-hours "
+          f"({clock.rate_cpu_s / max(clock.cpu_s, 1e-9):.1%} of it rating)", flush=True)  # fmt: skip
     return 0
 
 

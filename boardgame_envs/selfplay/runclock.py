@@ -1,0 +1,107 @@
+"""A training run's CPU budget and its ladder ratings, across resumes: :class:`RunClock`.
+
+A run that is stopped and resumed (another process, another session) counts its own
+process CPU time (``time.process_time``, torch's threads included) on top of what its
+earlier sessions spent, rates the learner on its game's ladder every so many CPU-seconds
+of training, each rating starting near the last estimate, and appends a row a rating to
+a ``curve.csv``: ``cpu_hours``, the caller's counters (``steps``, ``updates``, ...),
+``elo, low, high, games``, the rating's CPU and the ratings' share of the run so far.
+
+Ratings count in the budget. The gap between two is ``every_s`` of training CPU, or
+longer where the last rating's cost would otherwise put ratings above ``max_share``
+of the run: the share is kept by stretching the gap, not by skipping a due point.
+
+The state is five numbers (:meth:`RunClock.state`, a flat dict), saved with the run's
+checkpoint and given back as ``RunClock(**state)``; the PPO recipes in ``baselines/``
+save them beside their own counters. :class:`~boardgame_envs.selfplay.EloTracker` is the
+same idea for a loop that counts steps and never stops (it keeps no state to resume).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from boardgame_envs.ladder.rating import Rating, rate
+
+
+@dataclass
+class RunClock:
+    """The CPU a run has spent over all its sessions, and when it last rated itself; see the module docstring."""
+
+    cpu_s: float = 0.0  # process CPU of the run so far, all sessions, ratings included
+    rate_cpu_s: float = 0.0  # of which ratings
+    last_rate_cpu_s: float = -math.inf  # training CPU (cpu_s - rate_cpu_s) at the last rating
+    last_rate_cost_s: float = 0.0
+    last_elo: float | None = None  # where the next rating starts
+    _mark: float = field(default_factory=time.process_time, repr=False, compare=False)
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> RunClock:
+        """The clock saved in ``state`` (a checkpoint's counters: keys of other counters are ignored)."""
+        names = {f.name for f in fields(cls)} - {"_mark"}
+        return cls(**{k: v for k, v in state.items() if k in names})
+
+    def state(self) -> dict[str, Any]:
+        """The five numbers to save with the run (``RunClock.from_state`` reads them back)."""
+        data = asdict(self)
+        del data["_mark"]
+        return data
+
+    def tick(self) -> float:
+        """Add the process CPU time since the last tick (or since the clock was made) to the run's; the total."""
+        now = time.process_time()
+        self.cpu_s += now - self._mark
+        self._mark = now
+        return self.cpu_s
+
+    @property
+    def hours(self) -> float:
+        return self.cpu_s / 3600
+
+    @property
+    def training_cpu_s(self) -> float:
+        return self.cpu_s - self.rate_cpu_s
+
+    def rating_due(self, every_s: float, max_share: float) -> bool:
+        """Whether ``every_s`` CPU-seconds of training have passed since the last rating (stretched to keep
+        ratings under ``max_share`` of the run, judged by the last rating's cost)."""
+        gap = max(every_s, self.last_rate_cost_s * (1 - max_share) / max_share)
+        return self.training_cpu_s - self.last_rate_cpu_s >= gap
+
+    def trained_since_rating(self) -> bool:
+        """Whether the learner trained after its last rating (so a rating now would be a new point)."""
+        return self.last_rate_cpu_s < self.training_cpu_s
+
+    def rate(self, policy: Any, ladder: str, games: int, seed: int, csv_path: str | os.PathLike,
+             columns: dict[str, Any]) -> Rating:  # fmt: skip
+        """Rate ``policy`` on ``ladder`` now (``games`` games from ``seed``), count its CPU, append a row to
+        ``csv_path`` (``cpu_hours``, then ``columns``, then the rating) and print a line; the rating."""
+        self.tick()
+        rating = rate(policy, ladder, games=games, seed=seed, progress=False, start=self.last_elo)
+        cost = time.process_time() - self._mark
+        self.tick()
+        self.rate_cpu_s += cost
+        self.last_rate_cost_s = cost
+        self.last_rate_cpu_s = self.training_cpu_s
+        if math.isfinite(rating.elo):
+            self.last_elo = rating.elo
+        row = {"cpu_hours": round(self.hours, 4), **columns, "elo": round(rating.elo, 1), "low": round(rating.low, 1),
+               "high": round(rating.high, 1), "games": rating.games, "rate_cpu_s": round(cost, 1),
+               "rate_share": round(self.rate_cpu_s / max(self.cpu_s, 1e-9), 3)}  # fmt: skip
+        path = Path(csv_path)
+        new = not path.exists()
+        with path.open("a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(row))
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+        where = ", ".join(f"{v} {k}" for k, v in columns.items())
+        print(f"rating at {self.hours:.3f} CPU-h, {where}: {rating.describe()} ({rating.games} games, "
+              f"{cost:.0f} CPU-s)", flush=True)  # fmt: skip
+        return rating

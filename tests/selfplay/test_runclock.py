@@ -1,0 +1,53 @@
+"""RunClock: a run's CPU over its sessions, when its next rating is due, and the curve.csv rows it writes."""
+
+from __future__ import annotations
+
+import csv
+import math
+import time
+
+from boardgame_envs.selfplay.runclock import RunClock
+
+
+def spin(seconds: float) -> None:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_cpu_adds_up_over_sessions_and_the_state_round_trips():
+    clock = RunClock(cpu_s=100.0, rate_cpu_s=4.0, last_rate_cpu_s=90.0, last_rate_cost_s=2.0, last_elo=350.0)
+    spin(0.05)
+    total = clock.tick()
+    assert 100.05 <= total < 101 and clock.hours == total / 3600
+    again = RunClock.from_state({**clock.state(), "steps": 7, "updates": 3})  # a checkpoint's other counters
+    assert again.state() == clock.state() and set(clock.state()) == {
+        "cpu_s", "rate_cpu_s", "last_rate_cpu_s", "last_rate_cost_s", "last_elo"}
+    assert RunClock().state()["last_rate_cpu_s"] == -math.inf  # a new run rates before training
+
+
+def test_a_rating_is_due_after_the_gap_stretched_by_its_cost():
+    clock = RunClock(cpu_s=200.0, rate_cpu_s=10.0, last_rate_cpu_s=100.0, last_rate_cost_s=1.0)
+    assert clock.training_cpu_s == 190.0
+    assert clock.rating_due(every_s=60, max_share=0.1)  # 90 s of training since the last rating
+    assert not clock.rating_due(every_s=120, max_share=0.1)
+    clock.last_rate_cost_s = 20.0  # an expensive rating: 20 * 0.9 / 0.1 = 180 s of training before the next
+    assert not clock.rating_due(every_s=60, max_share=0.1)
+    assert clock.trained_since_rating()
+    clock.last_rate_cpu_s = clock.training_cpu_s
+    assert not clock.trained_since_rating()
+
+
+def test_rate_counts_its_cpu_apart_and_appends_a_row(tmp_path, capsys):
+    clock = RunClock()
+    path = tmp_path / "curve.csv"
+    for steps in (0, 64):
+        rating = clock.rate("random", "tictactoe", games=4, seed=steps, csv_path=path,
+                            columns={"steps": steps, "updates": steps // 32})  # fmt: skip
+        assert rating.games == 4
+    rows = list(csv.DictReader(path.open()))
+    assert [r["steps"] for r in rows] == ["0", "64"] and list(rows[0])[:3] == ["cpu_hours", "steps", "updates"]
+    assert all(float(r["low"]) <= float(r["elo"]) <= float(r["high"]) for r in rows if r["elo"] not in ("inf", "-inf"))
+    assert 0 < clock.rate_cpu_s <= clock.cpu_s and clock.last_rate_cpu_s == clock.training_cpu_s
+    assert float(rows[-1]["rate_share"]) == round(clock.rate_cpu_s / clock.cpu_s, 3)
+    assert "rating at" in capsys.readouterr().out
