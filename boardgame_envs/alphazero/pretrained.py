@@ -150,13 +150,24 @@ PRETRAINED: dict[str, Pretrained] = {
             kind="boardnet",
             command="python baselines/ppo_selfplay.py --game gomoku9 --seed 0 --cpu-hours 2 --out runs/ppo-gomoku9-s0 "
             "(the single-file PPO: a 5x32 BoardNet, 128 games at once on the batched engine against an opponent "
-            "pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 10 snapshots; its latest.pt when "
-            "the run was stopped on its plateau, at update 460, 1.06 CPU-hours and 1,884,160 steps; "
-            "baselines/results/ppo_selfplay.md)",
+            "pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 10 snapshots; its final.pt "
+            "after the whole 2 CPU-hour budget, 876 updates, 3,588,096 steps; baselines/results/ppo_selfplay.md)",
             date="2026-11-27",
-            rating="gomoku9 ladder +1263 (95% +1213..+1313) in 200 games, level with gomoku9/5 "
+            rating="gomoku9 ladder +1233 (95% +1184..+1283) in 200 games, level with gomoku9/5 "
             "(greedy:epsilon=0.3); its policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
-            ladder_rating=LadderRating("gomoku9", 1263, 1213, 1313, 200),
+            ladder_rating=LadderRating("gomoku9", 1233, 1184, 1283, 200),
+        ),
+        Pretrained(
+            name="ppo-renju", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=0,
+            kind="boardnet",
+            command="python baselines/ppo_selfplay.py --game renju --seed 0 --cpu-hours 4 --out runs/ppo-renju-s0 "
+            "(the single-file PPO as for ppo-gomoku9, on 15x15 renju; its latest.pt at update 170, 1.03 CPU-hours "
+            "and 696,320 steps, where the run was stopped at the end of a session: it resumes toward its 4 "
+            "CPU-hours from baselines/checkpoints/ppo-renju-s0; baselines/results/ppo_selfplay.md)",
+            date="2026-11-27",
+            rating="renju ladder +1408 (95% +1358..+1459) in 200 games, between renju/6 (greedy:epsilon=0.38) "
+            "and /7 (greedy:epsilon=0.27); its policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
+            ladder_rating=LadderRating("renju", 1408, 1358, 1459, 200),
         ),
     )
 }
