@@ -28,6 +28,7 @@ from torch import nn
 
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.policies.registry import PolicySpecError
+from boardgame_envs.selfplay.sb3_policy import encode
 
 
 class BoardNet(nn.Module):
@@ -129,9 +130,9 @@ class BoardNetPolicy:
         """The network's move probabilities over the legal points, ``(num_actions,)``."""
         state = game_state_of(state)
         self.check_game(state.game)
-        planes = np.ascontiguousarray(np.asarray(state.planes(state.to_move)).view(np.uint8).transpose(2, 0, 1))
+        planes = encode(state.planes(state.to_move)[None], "chw")  # as the batched env showed them in training
         mask = torch.from_numpy(np.asarray(state.legal_mask(), dtype=bool))[None]
-        logits, _ = self.net(torch.from_numpy(planes)[None], mask)
+        logits, _ = self.net(torch.from_numpy(planes), mask)
         return torch.softmax(logits[0].double(), 0).numpy()
 
     def act(self, state: Any) -> int:
