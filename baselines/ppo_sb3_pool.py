@@ -67,10 +67,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--n-steps", type=int, default=128, help="PPO rollout length per game")
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--lr", type=float, default=5e-4)
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--gamma", type=float, default=0.99)
-    p.add_argument("--net", type=int, default=128, help="width of the policy and value layers (two each)")
+    p.add_argument("--net", type=int, default=256, help="width of the policy and value layers (two each)")
+    p.add_argument("--activation", choices=("tanh", "relu"), default="tanh", help="the MLP layers' activation")
     p.add_argument("--levels", default=LEVELS, help="the pool's built-in members, comma separated")
     p.add_argument("--sampling", choices=("uniform", "pfsp", "latest"), default="uniform",
                    help="the pool's draw (pfsp, by the learner's losses, gave three games in four on connect four "
@@ -106,7 +107,8 @@ def make_env(s: dict[str, Any], pool: OpponentPool) -> Any:
 
 
 def new_model(s: dict[str, Any], env: Any) -> MaskablePPO:
-    policy_kwargs: dict[str, Any] = {"net_arch": [s["net"], s["net"]]}
+    policy_kwargs: dict[str, Any] = {"net_arch": [s["net"], s["net"]],
+                                     "activation_fn": {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[s.get("activation", "tanh")]}
     if GAMES[s["game"]]["cnn"]:
         from boardgame_envs.vector.sb3 import BoardCNN
 
