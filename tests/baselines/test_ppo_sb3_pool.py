@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 import torch
@@ -58,3 +59,28 @@ def test_a_resume_with_another_recipe_is_refused_in_one_line(script, tmp_path, c
         script.main(["--out", out, "--max-rollouts", "2", "--lr", "0.1", *TINY])
     assert exc.value.code == 2
     assert "other settings (lr)" in capsys.readouterr().err
+
+
+def test_the_activation_option_builds_that_network(script, tmp_path):
+    for activation, layer in (("tanh", torch.nn.Tanh), ("relu", torch.nn.ReLU)):
+        out = tmp_path / activation
+        script.main(["--out", str(out), "--max-rollouts", "1", "--rate-games", "0", "--activation", activation, *TINY])
+        from sb3_contrib import MaskablePPO
+
+        policy = MaskablePPO.load(out / "model.zip", device="cpu").policy
+        assert policy.activation_fn is layer
+
+
+def test_a_run_of_the_former_defaults_resumes_with_its_own_settings(script, tmp_path):
+    """Runs saved before --activation existed, with --lr 3e-4 then the default, go on as they began."""
+    out = tmp_path / "old"
+    script.main(["--out", str(out), "--max-rollouts", "1", "--rate-games", "0", "--lr", "3e-4", *TINY])
+    settings = json.loads((out / "settings.json").read_text())
+    del settings["activation"]  # the key the former script did not write
+    (out / "settings.json").write_text(json.dumps(settings))
+    assert script.main(["--out", str(out), "--max-rollouts", "2", "--rate-games", "0", *TINY]) == 0
+    resumed = json.loads((out / "settings.json").read_text())
+    assert resumed["lr"] == 3e-4 and resumed.get("activation", "tanh") == "tanh"
+    from sb3_contrib import MaskablePPO
+
+    assert MaskablePPO.load(out / "model.zip", device="cpu").policy.activation_fn is torch.nn.Tanh
