@@ -5,6 +5,9 @@ The learner trains against an :class:`~boardgame_envs.selfplay.OpponentPool`
 snapshots, one added at every checkpoint; one drawn per game, uniformly). Connect four plays in
 ``--n-envs`` single-agent envs (``DummyVecEnv``; it has no batched engine);
 gomoku9 and renju in one batched vector env (``boardgame_envs.vector.sb3.SB3VecEnv``).
+The policy and value nets are two ``--net``-wide layers each (256; 128 until 2026-11-27:
+the wider net with ``--lr 5e-4`` reaches connect four's plateau in a fifth of the CPU,
+``baselines/results/ppo_sb3_pool.md``), on the flat planes or on ``BoardCNN``'s features.
 
 The run goes in chunks of ``--checkpoint-every`` rollouts. After each, the model
 (zip, with its optimiser), the pool (``pool/``), the torch and numpy RNG states
@@ -107,8 +110,9 @@ def make_env(s: dict[str, Any], pool: OpponentPool) -> Any:
 
 
 def new_model(s: dict[str, Any], env: Any) -> MaskablePPO:
-    policy_kwargs: dict[str, Any] = {"net_arch": [s["net"], s["net"]],
-                                     "activation_fn": {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[s.get("activation", "tanh")]}
+    # Runs saved before --activation existed hold no such key: they were tanh, SB3's default.
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[s.get("activation", "tanh")]
+    policy_kwargs: dict[str, Any] = {"net_arch": [s["net"], s["net"]], "activation_fn": activation}
     if GAMES[s["game"]]["cnn"]:
         from boardgame_envs.vector.sb3 import BoardCNN
 
