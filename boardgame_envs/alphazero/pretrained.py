@@ -135,8 +135,8 @@ PRETRAINED: dict[str, Pretrained] = {
             name="ppo-connect-four", game="connect_four", rule=None, board_size=None, win_length=None, simulations=0,
             kind="sb3",
             command="python baselines/ppo_sb3_pool.py --game connect_four --seed 0 --cpu-hours 2 --net 128 --lr 3e-4 "
-            "--out runs/sb3-connect-four-s0 (the script's defaults until 2026-11-27: MaskablePPO, an MLP of two 128-unit layers on the flat planes, 16 games at "
-            "once against an opponent pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 5 "
+            "--out runs/sb3-connect-four-s0 (the script's defaults until 2026-11-27: MaskablePPO, an MLP of two "
+            "128-unit layers on the flat planes, 16 games at once against an opponent pool: random, greedy at epsilon 0.75/0.5/0.25, greedy and its own last 5 "
             "snapshots; its model.zip when the run was stopped on its plateau, at 1.07 CPU-hours and 5,693,440 steps; "
             "baselines/results/ppo_sb3_pool.md)",
             date="2026-11-27",

@@ -61,14 +61,17 @@ def test_a_resume_with_another_recipe_is_refused_in_one_line(script, tmp_path, c
     assert "other settings (lr)" in capsys.readouterr().err
 
 
+def activation_of(path):
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO.load(path, device="cpu").policy.activation_fn
+
+
 def test_the_activation_option_builds_that_network(script, tmp_path):
     for activation, layer in (("tanh", torch.nn.Tanh), ("relu", torch.nn.ReLU)):
         out = tmp_path / activation
         script.main(["--out", str(out), "--max-rollouts", "1", "--rate-games", "0", "--activation", activation, *TINY])
-        from sb3_contrib import MaskablePPO
-
-        policy = MaskablePPO.load(out / "model.zip", device="cpu").policy
-        assert policy.activation_fn is layer
+        assert activation_of(out / "model.zip") is layer
 
 
 def test_a_run_of_the_former_defaults_resumes_with_its_own_settings(script, tmp_path):
@@ -81,6 +84,4 @@ def test_a_run_of_the_former_defaults_resumes_with_its_own_settings(script, tmp_
     assert script.main(["--out", str(out), "--max-rollouts", "2", "--rate-games", "0", *TINY]) == 0
     resumed = json.loads((out / "settings.json").read_text())
     assert resumed["lr"] == 3e-4 and resumed.get("activation", "tanh") == "tanh"
-    from sb3_contrib import MaskablePPO
-
-    assert MaskablePPO.load(out / "model.zip", device="cpu").policy.activation_fn is torch.nn.Tanh
+    assert activation_of(out / "model.zip") is torch.nn.Tanh
