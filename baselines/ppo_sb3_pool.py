@@ -161,6 +161,7 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
     saved = torch.load(out / "state.pt", weights_only=False)["counters"]
     counters = {"rollouts": saved["rollouts"], "steps": saved["steps"]}
     clock = RunClock.from_state(saved)  # the run's CPU, all sessions, and its ratings; this session's counts from here
+    clock.sync_curve(out / "curve.csv")  # drop ratings made after the checkpoint: they are made again
     if counters["rollouts"]:
         print(f"resumed from {out}: {counters['rollouts']} rollouts, {counters['steps']} steps, "
               f"{clock.hours:.3f} CPU-hours", flush=True)  # fmt: skip

@@ -282,6 +282,7 @@ def train(cfg: Config, out: Path) -> Counters:
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=1))
     env, pool, obs, mask = start_games(cfg, out, counters.updates)
     clock = counters.clock
+    clock.sync_curve(out / "curve.csv")  # drop ratings made after the checkpoint: they are made again
     clock.tick()  # this session's CPU counts from here, on top of the earlier sessions'
 
     def budget_left() -> bool:

@@ -11,9 +11,12 @@ Ratings count in the budget. The gap between two is ``every_s`` of training CPU,
 longer where the last rating's cost would otherwise put ratings above ``max_share``
 of the run: the share is kept by stretching the gap, not by skipping a due point.
 
-The state is five numbers (:meth:`RunClock.state`, a flat dict), saved with the run's
-checkpoint and given back as ``RunClock(**state)``; the PPO recipes in ``baselines/``
-save them beside their own counters. :class:`~boardgame_envs.selfplay.EloTracker` is the
+The state is six numbers (:meth:`RunClock.state`, a flat dict), saved with the run's
+checkpoint and given back by :meth:`RunClock.from_state`; the PPO recipes in ``baselines/``
+save them beside their own counters. One of them is the number of rows the run has written
+to its curve: a run killed after a rating but before its next checkpoint rates that point
+again when it resumes, so :meth:`RunClock.sync_curve`, called on resume, first drops the
+rows the checkpoint does not know of (one row a point, whatever the kills). :class:`~boardgame_envs.selfplay.EloTracker` is the
 same idea for a loop that counts steps and never stops (it keeps no state to resume).
 """
 
@@ -39,19 +42,39 @@ class RunClock:
     last_rate_cpu_s: float = -math.inf  # training CPU (cpu_s - rate_cpu_s) at the last rating
     last_rate_cost_s: float = 0.0
     last_elo: float | None = None  # where the next rating starts
+    ratings: int | None = 0  # rows written to the curve (None: a state saved before this count existed)
     _mark: float = field(default_factory=time.process_time, repr=False, compare=False)
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> RunClock:
         """The clock saved in ``state`` (a checkpoint's counters: keys of other counters are ignored)."""
         names = {f.name for f in fields(cls)} - {"_mark"}
-        return cls(**{k: v for k, v in state.items() if k in names})
+        return cls(**{"ratings": None, **{k: v for k, v in state.items() if k in names}})
 
     def state(self) -> dict[str, Any]:
-        """The five numbers to save with the run (``RunClock.from_state`` reads them back)."""
+        """The six numbers to save with the run (``RunClock.from_state`` reads them back)."""
         data = asdict(self)
         del data["_mark"]
         return data
+
+    def sync_curve(self, csv_path: str | os.PathLike) -> int:
+        """Make ``csv_path`` hold the rows this clock wrote (call it when a run resumes); how many rows it dropped.
+
+        Rows past the count are ratings made after the checkpoint was saved (the run was killed
+        before the next one): they are dropped, as the resumed run rates those points again. A
+        clock saved before the count existed adopts the file's rows as they are."""
+        path = Path(csv_path)
+        lines = path.read_text().splitlines(keepends=True) if path.exists() else []
+        rows = max(len(lines) - 1, 0)  # the header
+        if self.ratings is None:
+            self.ratings = rows
+        if rows <= self.ratings:
+            return 0
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("".join(lines[: self.ratings + 1]))
+        os.replace(tmp, path)
+        print(f"{path}: dropped {rows - self.ratings} rating row(s) written after the checkpoint", flush=True)
+        return rows - self.ratings
 
     def tick(self) -> float:
         """Add the process CPU time since the last tick (or since the clock was made) to the run's; the total."""
@@ -91,6 +114,8 @@ class RunClock:
         self.last_rate_cpu_s = self.training_cpu_s
         if math.isfinite(rating.elo):
             self.last_elo = rating.elo
+        if self.ratings is not None:
+            self.ratings += 1
         row = {"cpu_hours": round(self.hours, 4), **columns, "elo": round(rating.elo, 1), "low": round(rating.low, 1),
                "high": round(rating.high, 1), "games": rating.games, "rate_cpu_s": round(cost, 1),
                "rate_share": round(self.rate_cpu_s / max(self.cpu_s, 1e-9), 3)}  # fmt: skip

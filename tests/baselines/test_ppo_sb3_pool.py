@@ -85,3 +85,12 @@ def test_a_run_of_the_former_defaults_resumes_with_its_own_settings(script, tmp_
     resumed = json.loads((out / "settings.json").read_text())
     assert resumed["lr"] == 3e-4 and resumed.get("activation", "tanh") == "tanh"
     assert activation_of(out / "model.zip") is torch.nn.Tanh
+
+
+def test_a_rating_made_after_the_last_checkpoint_is_dropped_on_resume(script, tmp_path):
+    out = tmp_path / "run"
+    assert script.main(["--out", str(out), "--max-rollouts", "1", "--rate-games", "0", *TINY]) == 0
+    curve = out / "curve.csv"  # a kill after a rating and before the next checkpoint leaves a row it does not count
+    curve.write_text("cpu_hours,steps,rollouts,elo,low,high,games,rate_cpu_s,rate_share\n0.01,32,1,5,1,9,4,1,0.1\n")
+    assert script.main(["--out", str(out), "--max-rollouts", "2", "--rate-games", "0", *TINY]) == 0
+    assert curve.read_text() == "cpu_hours,steps,rollouts,elo,low,high,games,rate_cpu_s,rate_share\n"

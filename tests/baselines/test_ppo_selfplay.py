@@ -68,3 +68,12 @@ def test_an_unknown_game_is_refused(script, tmp_path, capsys):
         script.main(["--out", str(tmp_path / "x"), "--game", "connect_four"])
     assert exc.value.code == 2
     assert "--game must be one of gomoku9, renju" in capsys.readouterr().err
+
+
+def test_a_rating_made_after_the_last_checkpoint_is_dropped_on_resume(script, tmp_path):
+    out = tmp_path / "run"
+    assert script.main(["--out", str(out), "--max-updates", "2", "--rate-games", "0", *TINY]) == 0
+    curve = out / "curve.csv"  # a kill after a rating and before the next checkpoint leaves a row it does not count
+    curve.write_text("cpu_hours,steps,updates,elo,low,high,games,rate_cpu_s,rate_share\n0.01,64,2,5,1,9,4,1,0.1\n")
+    assert script.main(["--out", str(out), "--max-updates", "4", "--rate-games", "0", *TINY]) == 0
+    assert curve.read_text() == "cpu_hours,steps,updates,elo,low,high,games,rate_cpu_s,rate_share\n"

@@ -22,7 +22,7 @@ def test_cpu_adds_up_over_sessions_and_the_state_round_trips():
     assert 100.05 <= total < 101 and clock.hours == total / 3600
     again = RunClock.from_state({**clock.state(), "steps": 7, "updates": 3})  # a checkpoint's other counters
     assert again.state() == clock.state() and set(clock.state()) == {
-        "cpu_s", "rate_cpu_s", "last_rate_cpu_s", "last_rate_cost_s", "last_elo"}
+        "cpu_s", "rate_cpu_s", "last_rate_cpu_s", "last_rate_cost_s", "last_elo", "ratings"}
     assert RunClock().state()["last_rate_cpu_s"] == -math.inf  # a new run rates before training
 
 
@@ -51,3 +51,31 @@ def test_rate_counts_its_cpu_apart_and_appends_a_row(tmp_path, capsys):
     assert 0 < clock.rate_cpu_s <= clock.cpu_s and clock.last_rate_cpu_s == clock.training_cpu_s
     assert float(rows[-1]["rate_share"]) == round(clock.rate_cpu_s / clock.cpu_s, 3)
     assert "rating at" in capsys.readouterr().out
+
+
+def test_resuming_drops_the_rows_rated_after_the_checkpoint(tmp_path, capsys):
+    path = tmp_path / "curve.csv"
+    clock = RunClock()
+    clock.rate("random", "tictactoe", games=2, seed=0, csv_path=path, columns={"steps": 0})
+    saved = clock.state()  # the checkpoint
+    assert saved["ratings"] == 1
+    clock.rate("random", "tictactoe", games=2, seed=1, csv_path=path, columns={"steps": 64})  # then killed
+    before = path.read_text().splitlines()
+    resumed = RunClock.from_state(saved)
+    assert resumed.sync_curve(path) == 1
+    assert path.read_text().splitlines() == before[:2]  # the header and the checkpoint's row, byte for byte
+    assert "dropped 1 rating row" in capsys.readouterr().out
+    assert resumed.sync_curve(path) == 0  # nothing more to drop
+    resumed.rate("random", "tictactoe", games=2, seed=1, csv_path=path, columns={"steps": 64})
+    assert [r["steps"] for r in csv.DictReader(path.open())] == ["0", "64"] and resumed.ratings == 2
+
+
+def test_a_state_saved_before_the_row_count_adopts_the_file(tmp_path):
+    path = tmp_path / "curve.csv"
+    path.write_text("cpu_hours,steps,elo\n0.1,0,5.0\n0.2,64,7.0\n")
+    legacy = {"cpu_s": 720.0, "rate_cpu_s": 3.0, "last_rate_cpu_s": 700.0, "last_rate_cost_s": 1.0, "last_elo": 7.0}
+    clock = RunClock.from_state(legacy)
+    assert clock.ratings is None
+    assert clock.sync_curve(path) == 0 and clock.ratings == 2
+    assert path.read_text().count("\n") == 3
+    assert RunClock().sync_curve(tmp_path / "absent.csv") == 0  # a new run with no curve yet
