@@ -16,8 +16,10 @@ checkpoint and given back by :meth:`RunClock.from_state`; the PPO recipes in ``b
 save them beside their own counters. One of them is the number of rows the run has written
 to its curve: a run killed after a rating but before its next checkpoint rates that point
 again when it resumes, so :meth:`RunClock.sync_curve`, called on resume, first drops the
-rows the checkpoint does not know of (one row a point, whatever the kills). :class:`~boardgame_envs.selfplay.EloTracker` is the
-same idea for a loop that counts steps and never stops (it keeps no state to resume).
+rows the checkpoint does not know of (one row a point, whatever the kills).
+
+:class:`~boardgame_envs.selfplay.EloTracker` is the same idea for a loop that counts steps
+and never stops (it keeps no state to resume).
 """
 
 from __future__ import annotations
