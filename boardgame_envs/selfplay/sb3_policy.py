@@ -5,7 +5,10 @@ loads a MaskablePPO, PPO, A2C or DQN zip (the algorithm is read from the file) a
 its greedy move; ``sb3:PATH:sample=true`` samples from its policy instead (PPO-family
 models only: DQN has no distribution to sample). Arguments: ``sample``, ``layout``
 (``hwc``, ``chw`` or ``flat``: how the env the model learned on laid out its observations;
-read from the model's observation shape unless it fits two layouts), ``device``.
+read from the model's observation shape unless it fits two layouts), ``device``,
+``torch_threads`` (torch's CPU threads, set process-wide when the spec is made: 1 by
+default, as one position at a time is too little work to share; ``none`` leaves torch's
+setting alone).
 
 Invariant: the model sees a position exactly as the single-agent env and the vector env
 showed it positions in training (:func:`encode`, the mover's planes), and it only ever
@@ -27,6 +30,22 @@ from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.policies.registry import PolicySpecError
 
 LAYOUTS = ("hwc", "chw", "flat")
+
+
+def set_torch_threads(torch_threads: int | None, name: str) -> None:
+    """Set torch's CPU threads process-wide for a policy spec (None: leave them); a bad value is a spec error.
+
+    One thread is the specs' default: a policy scores one position a move, and on a busy
+    2-core machine a second thread only spins against the first (``rate sb3:...`` of a
+    9x9 CNN model at load 3-4: about 0.8 CPU-s a game with torch's default threads, 0.07 with one).
+    """
+    if torch_threads is None:
+        return
+    if isinstance(torch_threads, bool) or not isinstance(torch_threads, int) or torch_threads < 1:
+        raise PolicySpecError(f"{name}: torch_threads must be a positive integer or none, got {torch_threads!r}")
+    import torch
+
+    torch.set_num_threads(torch_threads)
 
 
 def shapes(planes: tuple[int, int, int]) -> dict[str, tuple[int, ...]]:
@@ -170,10 +189,11 @@ class Sb3Policy:
 
     @classmethod
     def from_file(cls, path: str, sample: bool = False, layout: str | None = None, device: str = "cpu",
-                  seed: int | None = None) -> Sb3Policy:  # fmt: skip
-        """The policy of the zip at ``path``: the ``sb3:PATH`` spec's factory."""
+                  seed: int | None = None, torch_threads: int | None = 1) -> Sb3Policy:  # fmt: skip
+        """The policy of the zip at ``path``: the ``sb3:PATH`` spec's factory (it sets torch's threads)."""
         if layout is not None and layout not in LAYOUTS:
             raise PolicySpecError(f"unknown layout {layout!r} for sb3:{path}; expected one of {', '.join(LAYOUTS)}")
+        set_torch_threads(torch_threads, f"sb3:{path}")
         return cls(load_model(path, device), f"sb3:{path}", sample, layout, seed)
 
     @property

@@ -87,3 +87,18 @@ def test_bad_files_and_arguments_are_one_line_errors(files):
         make_policy(f"boardnet:{folder / 'gomoku9.pt'}:simulations=3")
     with pytest.raises(ValueError, match="sample must be true or false"):
         BoardNetPolicy(BoardNet(3, 4, 1), sample="yes")
+
+
+def test_the_spec_sets_one_torch_thread_unless_told(files, torch_threads):
+    folder, _ = files
+    path = folder / "gomoku9.pt"
+    torch.set_num_threads(2)
+    make_policy(f"boardnet:{path}")
+    assert torch.get_num_threads() == 1  # one position a move: a second thread only spins
+    make_policy(f"boardnet:{path}:torch_threads=2")
+    assert torch.get_num_threads() == 2
+    make_policy(f"boardnet:{path}:torch_threads=none")  # left as it is
+    assert torch.get_num_threads() == 2
+    for bad in ("0", "true", "two"):
+        with pytest.raises(PolicySpecError, match="torch_threads must be a positive integer or none"):
+            make_policy(f"boardnet:{path}:torch_threads={bad}")

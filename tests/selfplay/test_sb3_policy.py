@@ -139,3 +139,17 @@ def test_the_command_line_takes_sb3_specs(zips):
     out = subprocess.run([*cli, "rate", f"sb3:{zips['gomoku7']}", "tictactoe", "--games", "2"], capture_output=True,
                          text=True, timeout=120)  # fmt: skip
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "trained on another game" in out.stderr
+
+
+def test_the_spec_sets_one_torch_thread_unless_told(zips, torch_threads):
+    import torch
+
+    torch.set_num_threads(2)
+    make_policy(f"sb3:{zips['maskable']}")
+    assert torch.get_num_threads() == 1  # one position a move: a second thread only spins
+    make_policy(f"sb3:{zips['maskable']}:torch_threads=2")
+    assert torch.get_num_threads() == 2
+    make_policy(f"sb3:{zips['maskable']}:torch_threads=none")  # left as it is
+    assert torch.get_num_threads() == 2
+    with pytest.raises(PolicySpecError, match="torch_threads must be a positive integer or none, got 0"):
+        make_policy(f"sb3:{zips['maskable']}:torch_threads=0")
