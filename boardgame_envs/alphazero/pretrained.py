@@ -161,13 +161,12 @@ PRETRAINED: dict[str, Pretrained] = {
             name="ppo-renju", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=0,
             kind="boardnet",
             command="python baselines/ppo_selfplay.py --game renju --seed 0 --cpu-hours 4 --out runs/ppo-renju-s0 "
-            "(the single-file PPO as for ppo-gomoku9, on 15x15 renju; its latest.pt at update 170, 1.03 CPU-hours "
-            "and 696,320 steps, where the run was stopped at the end of a session: it resumes toward its 4 "
-            "CPU-hours from baselines/checkpoints/ppo-renju-s0; baselines/results/ppo_selfplay.md)",
+            "(the single-file PPO as for ppo-gomoku9, on 15x15 renju; its final.pt after the whole 4 CPU-hour "
+            "budget, 670 updates, 2,744,320 steps, resumed across sessions; baselines/results/ppo_selfplay.md)",
             date="2026-11-27",
-            rating="renju ladder +1408 (95% +1358..+1459) in 200 games, between renju/6 (greedy:epsilon=0.38) "
+            rating="renju ladder +1526 (95% +1475..+1575) in 200 games, between renju/6 (greedy:epsilon=0.38) "
             "and /7 (greedy:epsilon=0.27); its policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
-            ladder_rating=LadderRating("renju", 1408, 1358, 1459, 200),
+            ladder_rating=LadderRating("renju", 1526, 1475, 1575, 200),
         ),
     )
 }
