@@ -66,14 +66,18 @@ class RunClock:
         before the next one): they are dropped, as the resumed run rates those points again. A
         clock saved before the count existed adopts the file's rows as they are."""
         path = Path(csv_path)
-        lines = path.read_text().splitlines(keepends=True) if path.exists() else []
+        lines = []
+        if path.exists():
+            with path.open(newline="") as f:  # the csv module's line ends, kept as written
+                lines = f.readlines()
         rows = max(len(lines) - 1, 0)  # the header
         if self.ratings is None:
             self.ratings = rows
         if rows <= self.ratings:
             return 0
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text("".join(lines[: self.ratings + 1]))
+        with tmp.open("w", newline="") as f:
+            f.writelines(lines[: self.ratings + 1])
         os.replace(tmp, path)
         print(f"{path}: dropped {rows - self.ratings} rating row(s) written after the checkpoint", flush=True)
         return rows - self.ratings
