@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import torch
 
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.games.opening_rules import CHOOSE
 from boardgame_envs.games.protocol import as_family
-from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax
+from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax, set_torch_threads
 from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest, check_threats
 from boardgame_envs.policies.puct_gumbel import gumbel_search
 from boardgame_envs.policies.puct_protocol import make_forest
@@ -108,10 +107,7 @@ class NetworkPolicy:
         if isinstance(gumbel_k, bool) or not isinstance(gumbel_k, int) or gumbel_k < 1:
             raise ValueError(f"gumbel_k must be a positive integer, got {gumbel_k!r}")
         self.root, self.gumbel_k = root, gumbel_k
-        if torch_threads is not None:
-            if isinstance(torch_threads, bool) or not isinstance(torch_threads, int) or torch_threads < 1:
-                raise ValueError(f"torch_threads must be a positive integer or None, got {torch_threads!r}")
-            torch.set_num_threads(torch_threads)
+        set_torch_threads(torch_threads)
         self.net = net
         self.game = game
         self.simulations = simulations

@@ -28,7 +28,7 @@ from torch import nn
 
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.policies.registry import PolicySpecError
-from boardgame_envs.selfplay.sb3_policy import encode, set_torch_threads
+from boardgame_envs.selfplay.sb3_policy import encode, set_spec_threads
 
 
 class BoardNet(nn.Module):
@@ -109,8 +109,8 @@ class BoardNetPolicy:
     def from_file(cls, path: str, sample: bool = False, seed: int | None = None,
                   torch_threads: int | None = 1) -> BoardNetPolicy:  # fmt: skip
         """The policy of the file at ``path``: the ``boardnet:PATH`` spec's factory (it sets torch's threads,
-        one by default: :func:`~boardgame_envs.selfplay.sb3_policy.set_torch_threads`)."""
-        set_torch_threads(torch_threads, f"boardnet:{path}")
+        one by default: :func:`~boardgame_envs.policies.base.set_torch_threads`)."""
+        set_spec_threads(torch_threads, f"boardnet:{path}")
         try:
             net, game = load_net(path)
         except (FileNotFoundError, ValueError) as exc:

@@ -26,26 +26,18 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.policies.base import game_state_of
+from boardgame_envs.policies.base import game_state_of, set_torch_threads
 from boardgame_envs.policies.registry import PolicySpecError
 
 LAYOUTS = ("hwc", "chw", "flat")
 
 
-def set_torch_threads(torch_threads: int | None, name: str) -> None:
-    """Set torch's CPU threads process-wide for a policy spec (None: leave them); a bad value is a spec error.
-
-    One thread is the specs' default: a policy scores one position a move, and on a busy
-    2-core machine a second thread only spins against the first (``rate sb3:...`` of a
-    9x9 CNN model at load 3-4: about 0.8 CPU-s a game with torch's default threads, 0.07 with one).
-    """
-    if torch_threads is None:
-        return
-    if isinstance(torch_threads, bool) or not isinstance(torch_threads, int) or torch_threads < 1:
-        raise PolicySpecError(f"{name}: torch_threads must be a positive integer or none, got {torch_threads!r}")
-    import torch
-
-    torch.set_num_threads(torch_threads)
+def set_spec_threads(torch_threads: int | None, name: str) -> None:
+    """:func:`~boardgame_envs.policies.base.set_torch_threads` for the spec ``name``: a bad value is a spec error."""
+    try:
+        set_torch_threads(torch_threads)
+    except ValueError as exc:
+        raise PolicySpecError(f"{name}: {exc}") from None
 
 
 def shapes(planes: tuple[int, int, int]) -> dict[str, tuple[int, ...]]:
@@ -193,7 +185,7 @@ class Sb3Policy:
         """The policy of the zip at ``path``: the ``sb3:PATH`` spec's factory (it sets torch's threads)."""
         if layout is not None and layout not in LAYOUTS:
             raise PolicySpecError(f"unknown layout {layout!r} for sb3:{path}; expected one of {', '.join(LAYOUTS)}")
-        set_torch_threads(torch_threads, f"sb3:{path}")
+        set_spec_threads(torch_threads, f"sb3:{path}")
         return cls(load_model(path, device), f"sb3:{path}", sample, layout, seed)
 
     @property

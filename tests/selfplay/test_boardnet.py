@@ -100,5 +100,5 @@ def test_the_spec_sets_one_torch_thread_unless_told(files, torch_threads):
     make_policy(f"boardnet:{path}:torch_threads=none")  # left as it is
     assert torch.get_num_threads() == 2
     for bad in ("0", "true", "two"):
-        with pytest.raises(PolicySpecError, match="torch_threads must be a positive integer or none"):
+        with pytest.raises(PolicySpecError, match="torch_threads must be a positive integer, got"):
             make_policy(f"boardnet:{path}:torch_threads={bad}")

@@ -151,5 +151,5 @@ def test_the_spec_sets_one_torch_thread_unless_told(zips, torch_threads):
     assert torch.get_num_threads() == 2
     make_policy(f"sb3:{zips['maskable']}:torch_threads=none")  # left as it is
     assert torch.get_num_threads() == 2
-    with pytest.raises(PolicySpecError, match="torch_threads must be a positive integer or none, got 0"):
+    with pytest.raises(PolicySpecError, match="torch_threads must be a positive integer, got 0"):
         make_policy(f"sb3:{zips['maskable']}:torch_threads=0")
