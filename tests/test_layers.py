@@ -22,6 +22,9 @@ from boardgame_envs.games.catalog import ENVS
 ROOT = Path(boardgame_envs.__file__).parent
 LAYERS = {
     "_compat": -1,  # old paths and names: imports nothing of the package, names the new ones as data
+    # The loading layer (bounded, code-free reading; atomic writing): imports nothing of the package, below
+    # games (whose openings it reads), so that every layer reads and writes files through it.
+    "safeio": -0.5,
     "games": 0,  # rules, game data, board symmetries
     "policies": 1, "render": 1,  # agents acting on states; pictures of states
     "envs": 2,  # the AEC env over any game, the wrappers, the single-agent view, make_env

@@ -1,18 +1,15 @@
-"""Checkpoints: written atomically, read with ``torch.load(..., weights_only=True)``.
+"""Checkpoints: written atomically, read through the loading layer (:mod:`boardgame_envs.safeio`).
 
-A checkpoint is a dict of tensors and plain values (no pickled classes), so
-loading one runs no code from the file. ``latest.pt`` in the run directory
-is replaced after every iteration: the new file is written beside it and
-renamed over it, so a kill at any moment leaves either the old or the new
-checkpoint, never half of one.
+A checkpoint is a dict of tensors and plain values (no pickled classes), so loading one
+(``torch.load(weights_only=True)``, every tensor's shape checked against its storage) runs no
+code from the file and costs no more memory than it holds. ``latest.pt`` in the run directory
+is replaced after every iteration: the new file is written beside it and renamed over it, so a
+kill at any moment leaves either the old or the new checkpoint, never half of one.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-import pickle
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,35 +21,31 @@ from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.protocol import as_family
+from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_tensors
+from boardgame_envs.safeio import stale_temporaries as temporaries_in
 
 FORMAT = 1
 LATEST = "latest.pt"
 
 
 def save_checkpoint(path: str | os.PathLike, checkpoint: dict[str, Any]) -> None:
-    """Write ``checkpoint`` to ``path`` atomically (temporary file in the same directory, then rename)."""
+    """Write ``checkpoint`` to ``path`` atomically (:func:`~boardgame_envs.safeio.atomic_save_tensors`).
+
+    A failure (a full disk, named with its free bytes; a quota; a read-only folder) is one
+    :class:`CheckpointError` line, and the previous file under ``path`` is left as it was.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save({"format": FORMAT, **checkpoint}, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:  # a full disk, a quota, a read-only folder: the old file is untouched
-        Path(tmp).unlink(missing_ok=True)
-        why = os.strerror(exc.errno) if exc.errno else str(exc)
+        atomic_save_tensors({"format": FORMAT, **checkpoint}, path)
+    except OSError as exc:
+        why = exc.strerror or (os.strerror(exc.errno) if exc.errno else str(exc))
         kept = "; the previous checkpoint is kept" if path.is_file() else ""
         raise CheckpointError(f"cannot write {path}: {why}{kept}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def stale_temporaries(folder: str | os.PathLike) -> list[Path]:
     """Temporary files :func:`save_checkpoint` left in ``folder`` when it was killed mid-write."""
-    return sorted(Path(folder).glob(".*.pt.*.tmp"))
+    return temporaries_in(folder, "*.pt")
 
 
 class CheckpointError(ValueError):
@@ -75,9 +68,11 @@ def load_checkpoint(path: str | os.PathLike, device: str | torch.device = "cpu")
     if not path.is_file():
         raise CheckpointNotFoundError(f"no checkpoint at {path}")
     try:
-        checkpoint = torch.load(path, map_location=device, weights_only=True)
-    except Exception as exc:  # noqa: BLE001 (torch raises RuntimeError, EOFError, UnpicklingError, OSError, KeyError, ...)
-        raise CheckpointError(f"{path} is not a readable checkpoint: {_why_unreadable(exc)}") from None
+        checkpoint = load_tensors(path, what="checkpoint")
+    except FileRefusedError as exc:
+        raise CheckpointError(str(exc)) from None
+    if device != "cpu":
+        checkpoint = _to_device(checkpoint, device)
     if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
         raise CheckpointError(f"{path} is not a boardgame_envs AlphaZero checkpoint (format {FORMAT})")
     missing = [key for key in ("net", "net_hparams", "game") if key not in checkpoint]
@@ -87,16 +82,15 @@ def load_checkpoint(path: str | os.PathLike, device: str | torch.device = "cpu")
     return checkpoint
 
 
-def _why_unreadable(exc: Exception) -> str:
-    """What is wrong with a file torch could not load, in words. torch's own text is not repeated: it names
-    internals (``KeyError: 101``, ``[Errno 22]``) or advises ``weights_only=False``, which would run code from the file."""
-    if isinstance(exc, pickle.UnpicklingError) or "weights_only" in str(exc):
-        return "it holds Python objects besides tensors, which a safe load refuses (it could run code from the file)"
-    if isinstance(exc, EOFError) or "failed finding central directory" in str(exc) or "EOF" in str(exc):
-        return "the file is empty or cut short (a copy that did not finish?)"
-    if isinstance(exc, OSError) and exc.errno not in (errno.EINVAL, None):
-        return os.strerror(exc.errno)
-    return "the file is damaged or is not a torch file"
+def _to_device(value: Any, device: str | torch.device) -> Any:
+    """``value`` with its tensors moved to ``device`` (a checkpoint is read on the CPU, where it is checked)."""
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, dict):
+        return {key: _to_device(item, device) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to_device(item, device) for item in value)
+    return value
 
 
 # Bounds of a network's shape that no checkpoint of this package exceeds; beyond them the file is damaged

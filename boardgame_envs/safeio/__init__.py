@@ -1,0 +1,34 @@
+"""The loading layer: every file the package reads from a user, read so that no file runs code or costs
+more than its caps, and every file it writes, written so that nothing half-written is left.
+
+- :func:`read_text` / :func:`read_json`: UTF-8 text and JSON, at most :data:`TEXT_LIMIT` bytes read.
+- :func:`load_tensors`: ``torch.load(weights_only=True)`` with sizes, strides and storages checked.
+- :func:`open_zip` / :func:`read_member`: zip entries capped by their declared sizes before inflating.
+- :func:`contained_path`: a name from inside a file stays inside its folder.
+- :func:`atomic_write_bytes` / :func:`atomic_write_text` / :func:`atomic_save_tensors`: temp file, fsync, rename.
+
+Errors: :class:`FileRefusedError` (a ``ValueError``, one line ``"<path>: <what is wrong>"``) and
+:class:`DiskFullError` (an ``OSError`` naming the path and the disk). This package imports nothing
+of boardgame_envs: every layer may use it. docs/trust.md states the trust model built on it.
+"""
+
+from boardgame_envs.safeio.atomic import (
+    atomic_save_tensors,
+    atomic_write,
+    atomic_write_bytes,
+    atomic_write_text,
+    stale_temporaries,
+)
+from boardgame_envs.safeio.errors import DiskFullError, FileRefusedError
+from boardgame_envs.safeio.paths import contained_path
+from boardgame_envs.safeio.tensors import TENSOR_BYTES_LIMIT, TENSOR_FILE_LIMIT, check_tensors, load_tensors
+from boardgame_envs.safeio.text import TEXT_LIMIT, parse_json, read_bytes, read_json, read_text
+from boardgame_envs.safeio.zips import ZIP_ENTRIES_LIMIT, open_zip, read_member
+
+__all__ = [
+    "TENSOR_BYTES_LIMIT", "TENSOR_FILE_LIMIT", "TEXT_LIMIT", "ZIP_ENTRIES_LIMIT",
+    "DiskFullError", "FileRefusedError",
+    "atomic_save_tensors", "atomic_write", "atomic_write_bytes", "atomic_write_text", "check_tensors",
+    "contained_path", "load_tensors", "open_zip", "parse_json", "read_bytes", "read_json", "read_member",
+    "read_text", "stale_temporaries",
+]  # fmt: skip

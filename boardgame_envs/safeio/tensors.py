@@ -1,0 +1,122 @@
+"""Tensors from files, and nothing else: ``torch.load(weights_only=True)`` behind checks of size and shape.
+
+``weights_only=True`` builds tensors and plain values and refuses every other class, so loading runs no
+code from the file. It does not bound memory: a small file may declare large zip entries, or hold
+views whose shapes reach far past their storage (``torch.zeros(1).expand(64, 1024, 3, 3)`` is four
+bytes of storage and 2.4 MB of shape; copied into a network it is the full size). So before loading,
+the file's size and its entries' declared sizes are capped; after, every tensor is checked: no zero
+stride on a dimension longer than one, no shape needing more bytes than its storage holds, and the
+shapes' bytes summed against a cap.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import stat
+import zipfile
+from typing import Any
+
+from boardgame_envs.safeio.errors import FileRefusedError
+from boardgame_envs.safeio.zips import open_zip
+
+#: The most bytes a tensor file may hold on disk, and its entries unpacked: 2 GiB (an AlphaZero training
+#: checkpoint with its replay buffer is the package's largest, some hundreds of MB).
+TENSOR_FILE_LIMIT = 2 * 1024**3
+#: The most bytes all the tensors of one file may span by their shapes: 2 GiB.
+TENSOR_BYTES_LIMIT = 2 * 1024**3
+
+
+def load_tensors(path: str | os.PathLike, *, limit: int = TENSOR_FILE_LIMIT, what: str = "file",
+                 bytes_limit: int = TENSOR_BYTES_LIMIT) -> Any:  # fmt: skip
+    """What the torch file at ``path`` holds (tensors on the CPU and plain values), checked as the module says.
+
+    A missing file raises ``FileNotFoundError``; anything refused, :class:`FileRefusedError` in one line
+    naming the file (never torch's advice to load with ``weights_only=False``, which would run its code).
+    """
+    import torch
+
+    where = os.fspath(path)
+    with open(where, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefusedError(where, f"the {what} is not a regular file")
+        if info.st_size > limit:
+            raise FileRefusedError(where, f"the {what} is {info.st_size:,} bytes, over the {limit:,}-byte limit")
+        if not zipfile.is_zipfile(f):
+            raise FileRefusedError(where, f"the {what} is not a torch file ({_not_zip(f, info.st_size)})")
+        f.seek(0)
+        open_zip(f, total_limit=limit, what=what, where=where).close()
+        f.seek(0)
+        try:
+            data = torch.load(f, map_location="cpu", weights_only=True)
+        except Exception as exc:  # noqa: BLE001 (torch raises RuntimeError, EOFError, UnpicklingError, OSError, KeyError, ...)
+            raise FileRefusedError(where, f"the {what} cannot be read safely: {why_unreadable(exc)}") from None
+    check_tensors(data, where, what=what, bytes_limit=bytes_limit)
+    return data
+
+
+def _not_zip(f: Any, size: int) -> str:
+    f.seek(0)
+    head = f.read(4)
+    if size == 0:
+        return "it is empty"
+    if head[:2] == b"\x80\x02" or head[:1] == b"\x80":
+        return "it is in torch's legacy format, which this package does not read; re-save it with a recent torch"
+    return "it is damaged, cut short, or another kind of file"
+
+
+def why_unreadable(exc: BaseException) -> str:
+    """What is wrong with a file torch could not load, in words. torch's own text is not repeated: it names
+    internals (``KeyError: 101``, ``[Errno 22]``) or advises ``weights_only=False``, which would run code from the file."""
+    text = str(exc)
+    if isinstance(exc, pickle.UnpicklingError) or "weights_only" in text:
+        return "it holds Python objects besides tensors, which a safe load refuses (it could run code from the file)"
+    if isinstance(exc, EOFError) or "central directory" in text or "EOF" in text:
+        return "the file is empty or cut short (a copy that did not finish?)"
+    if isinstance(exc, OSError) and exc.errno is not None and exc.strerror:
+        return exc.strerror
+    return "the file is damaged or is not a torch file"
+
+
+def check_tensors(data: Any, path: str | os.PathLike, *, what: str = "file", bytes_limit: int = TENSOR_BYTES_LIMIT) -> None:
+    """Refuse (:class:`FileRefusedError`) a loaded value whose tensors could cost more than their file: a zero
+    stride over a dimension longer than one, a shape needing more bytes than its storage, a layout other
+    than strided (sparse tensors grow when made dense), or shapes spanning more than ``bytes_limit`` in all."""
+    import torch
+
+    total, seen, stack = 0, set(), [("", data)]
+    while stack:  # by hand, not by recursion: a file may nest its containers deep
+        key, value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, dict):
+            stack.extend((f"{key}.{k}" if key else str(k), v) for k, v in value.items())
+        elif isinstance(value, (list, tuple)):
+            stack.extend((f"{key}[{i}]", v) for i, v in enumerate(value))
+        elif isinstance(value, torch.Tensor):
+            total += _check_tensor(value, key or "the tensor", path, what)
+            if total > bytes_limit:
+                raise FileRefusedError(path, f"the {what}'s tensors span over {bytes_limit:,} bytes by their shapes")
+
+
+def _check_tensor(tensor: Any, key: str, path: str | os.PathLike, what: str) -> int:
+    """The bytes ``tensor``'s shape spans, after checking it against its storage."""
+    import torch
+
+    key = key[:120]
+    if tensor.layout != torch.strided:
+        raise FileRefusedError(path, f"{key} in the {what} is a {tensor.layout} tensor; only dense tensors are read")
+    shape, strides = tuple(tensor.shape), tuple(tensor.stride())
+    if any(size > 1 and step == 0 for size, step in zip(shape, strides)):
+        raise FileRefusedError(path, f"{key} in the {what} repeats one value over its shape {list(shape)} (a zero stride); "
+                                     "its storage does not hold the values its shape states")  # fmt: skip
+    size = tensor.element_size()
+    needed = tensor.numel() * size
+    held = tensor.untyped_storage().nbytes()
+    reach = 0 if tensor.numel() == 0 else (tensor.storage_offset() + sum((n - 1) * s for n, s in zip(shape, strides)) + 1) * size
+    if needed > held or reach > held:
+        raise FileRefusedError(path, f"{key} in the {what} has shape {list(shape)}, which needs {max(needed, reach):,} "
+                                     f"bytes, but its storage holds {held:,}")  # fmt: skip
+    return needed

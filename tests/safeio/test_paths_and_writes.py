@@ -1,0 +1,73 @@
+"""contained_path keeps names from a file inside its folder; atomic writes leave the old file or the new one."""
+
+from __future__ import annotations
+
+import errno
+
+import pytest
+import torch
+
+from boardgame_envs import safeio
+from boardgame_envs.safeio import DiskFullError, FileRefusedError, contained_path
+
+
+def test_a_plain_name_is_inside_the_folder(tmp_path):
+    assert contained_path(tmp_path, "iter-0001.zip") == tmp_path / "iter-0001.zip"
+
+
+@pytest.mark.parametrize("name", ["../../x", "..", ".", "", "/etc/passwd", "a/b", "a\\b", "x\0y", 7, None])
+def test_names_that_leave_the_folder_are_refused_in_one_line(tmp_path, name):
+    with pytest.raises(FileRefusedError) as info:
+        contained_path(tmp_path, name, what="snapshot")
+    text = str(info.value)
+    assert "\n" not in text and text.startswith(f"{tmp_path}: the snapshot")
+
+
+def test_a_symlink_pointing_out_is_refused(tmp_path):
+    (tmp_path / "inside").mkdir()
+    (tmp_path / "secret").write_text("x")
+    (tmp_path / "inside" / "link.zip").symlink_to(tmp_path / "secret")
+    (tmp_path / "inside" / "ok.zip").symlink_to(tmp_path / "inside" / "real.zip")
+    with pytest.raises(FileRefusedError, match="points outside the folder"):
+        contained_path(tmp_path / "inside", "link.zip")
+    assert contained_path(tmp_path / "inside", "ok.zip").name == "ok.zip"
+
+
+def test_atomic_writes_write_and_replace(tmp_path):
+    path = tmp_path / "sub" / "a.txt"
+    safeio.atomic_write_text(path, "one\n")
+    safeio.atomic_write_text(path, "two\n")
+    assert path.read_text() == "two\n"
+    safeio.atomic_save_tensors({"w": torch.arange(3)}, tmp_path / "t.pt")
+    assert torch.equal(safeio.load_tensors(tmp_path / "t.pt")["w"], torch.arange(3))
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.txt", "sub", "t.pt"]
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT])
+def test_a_full_disk_names_the_path_and_the_disk_and_leaves_the_old_file(tmp_path, code):
+    path = tmp_path / "curve.csv"
+    path.write_text("old\n")
+
+    def full(f):
+        f.write(b"partial")
+        raise OSError(code, "No space left on device")
+
+    with pytest.raises(DiskFullError) as info:
+        safeio.atomic_write(path, full)
+    text = str(info.value)
+    assert "\n" not in text and text.startswith(f"{path}: ") and "on the disk at /" in text and "bytes free" in text
+    assert info.value.errno == code and info.value.filename == str(path)
+    assert path.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["curve.csv"]
+
+
+def test_other_failures_and_interrupts_leave_no_temporary(tmp_path):
+    def interrupted(f):
+        f.write(b"half")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        safeio.atomic_write(tmp_path / "x.bin", interrupted)
+    assert list(tmp_path.iterdir()) == []
+    assert safeio.stale_temporaries(tmp_path) == []
+    (tmp_path / ".x.bin.abc.tmp").write_bytes(b"")  # what a kill mid-write leaves
+    assert safeio.stale_temporaries(tmp_path) == [tmp_path / ".x.bin.abc.tmp"]
