@@ -257,7 +257,7 @@ class GameAECEnv(AECEnv, EzPickle):
             return None
         if self.render_mode == "ansi":
             return render_text(self.game_state)
-        from boardgame_envs.render.cells import render_cells
+        from boardgame_envs.render.raster import render_cells
 
         frame = render_cells(self.game_state)
         if self.render_mode == "rgb_array":

@@ -279,6 +279,29 @@ def last_other_action(state: Any) -> int | None:
     return action
 
 
+def draw(state: Any, canvas: Any) -> None:
+    """Draw ``state`` on ``canvas`` (a :class:`boardgame_envs.render.canvas.Canvas`, in board units): the game's
+    own ``draw(state, canvas)`` hook where it has one (lines, dots and owned regions), else :func:`draw_cells`;
+    then, after an action that is no cell (a pass), the canvas's bar along the bottom edge."""
+    own = getattr(state.game, "draw", None)
+    if own is not None:
+        own(state, canvas)
+    else:
+        draw_cells(state, canvas)
+    if last_other_action(state) is not None:
+        canvas.passed()
+
+
+def draw_cells(state: Any, canvas: Any) -> None:
+    """The cell look, every cell game's default: a piece per cell in the game's ``marks`` (connect four's discs,
+    stones, X and O), an empty cell as the look shows one, the last move's cell marked."""
+    canvas.board()
+    for cell, value in enumerate(state.board):
+        canvas.piece(cell, int(value))
+        if cell == state.last_move:
+            canvas.last(cell)
+
+
 def check_action(game: Any, action: object) -> str | None:
     """The reason ``action`` is no action of ``game`` at all (not an int in range), or None."""
     n = game.num_actions

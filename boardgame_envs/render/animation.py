@@ -1,8 +1,11 @@
 """A recorded game as an animation: one frame per move, written by Pillow (GIF, APNG, WebP) or imageio (MP4).
 
-A game is a plain move list (actions or renju-notation names, black first)
-and the game it was played in; records in other formats are read elsewhere
-into such a list.
+A game is a plain move list (actions or the game's names for them: renju
+notation, connect four's columns, ...; the first player first) and the game it
+was played in, any game of the catalog or the protocol; records in other
+formats are read elsewhere into such a list. The m,n,k family's frames are its
+own pictures; any other game's are drawn by its drawing hook
+(:mod:`~boardgame_envs.render.cells`).
 """
 
 from __future__ import annotations
@@ -15,65 +18,79 @@ import numpy as np
 from PIL import Image
 
 from boardgame_envs.games.catalog import game_info
-from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.notation import parse_point
+from boardgame_envs.games.protocol import as_family
+from boardgame_envs.render.cells import layout_cells
 from boardgame_envs.render.snapshot import Snapshot
-from boardgame_envs.render.raster import image
+from boardgame_envs.render.raster import image, paint
 from boardgame_envs.render.scene import options as make_options
 
 PILLOW_FORMATS = {".gif": "GIF", ".png": "PNG", ".webp": "WEBP"}
 VIDEO_FORMATS = (".mp4",)
 
 
-def make_game(game: str | MNKGame = "renju", board_size: int | None = None, win_length: int | None = None,
-              rule: str | None = None) -> MNKGame:  # fmt: skip
-    """An :class:`MNKGame` by its name in :mod:`boardgame_envs.games.catalog` (``"tictactoe"``, ``"gomoku"``, ``"renju"``)."""
-    if isinstance(game, MNKGame):
+def make_game(game: Any = "renju", board_size: int | None = None, win_length: int | None = None,
+              rule: str | None = None) -> Any:  # fmt: skip
+    """A game by its name in :mod:`boardgame_envs.games.catalog` (``"renju"``, ``"connect_four"``; ``board_size``,
+    ``win_length`` and ``rule`` for the m,n,k family), or ``game`` itself when it is a game object."""
+    if not isinstance(game, str):
+        if not all(hasattr(game, name) for name in ("new_state", "parse_action", "shape")):
+            raise TypeError(f"expected a game's name or a game of the protocol, got {type(game).__name__}")
         return game
     return game_info(game).game(board_size, win_length, rule)
 
 
-def parse_moves(moves: Iterable[int | str] | str, n: int) -> list[int]:
-    """Actions from actions, point names (``"h8"``) or one string of names (``"h8 i9 j10"``)."""
+def parse_moves(moves: Iterable[int | str] | str, game: Any) -> list[int]:
+    """Actions from actions, the game's names for them (``"h8"``, ``"d"``) or one string of names (``"h8 i9 j10"``).
+
+    ``game`` is the game (its ``parse_action`` reads a name), or the side of an m,n,k board.
+    """
+    read = game.parse_action if hasattr(game, "parse_action") else (lambda text: parse_point(text, int(game)))
     if isinstance(moves, str):
         moves = moves.replace(",", " ").split()
     out = []
     for move in moves:
         if isinstance(move, str):
-            out.append(parse_point(move, n))
+            out.append(read(move))
         elif isinstance(move, (int, np.integer)) and not isinstance(move, bool):
             out.append(int(move))
         else:
-            raise TypeError(f"a move must be an action (int) or a point name like 'h8', got {move!r}")
+            raise TypeError(f"a move must be an action (int) or a point name like 'h8' (the game's name for it), "
+                            f"got {move!r}")  # fmt: skip
     return out
 
 
-def frames(moves: Iterable[int | str] | str, game: str | MNKGame = "renju", **options: Any) -> Iterator[np.ndarray]:
-    """The pictures of a game: the empty board, then the board after each move.
+def frames(moves: Iterable[int | str] | str, game: Any = "renju", **options: Any) -> Iterator[np.ndarray]:
+    """The pictures of a game: the start position, then the board after each move.
 
     ``options`` are the drawing keywords of :func:`~boardgame_envs.render.rgb`
-    plus ``board_size``, ``win_length`` and ``rule`` for a game given by name.
-    Raises :class:`~boardgame_envs.games.mnk.IllegalMoveError` naming the
-    first move the rules refuse.
+    plus ``board_size``, ``win_length`` and ``rule`` for an m,n,k game given by
+    name. Raises :class:`~boardgame_envs.games.protocol.IllegalMoveError`
+    naming the first move the rules refuse.
     """
     yield from (np.asarray(img) for img in _images(moves, game, options))
 
 
 def _images(moves: Any, game: Any, options: dict[str, Any]) -> Iterator[Image.Image]:
     rules = {k: options.pop(k) for k in ("board_size", "win_length", "rule") if k in options}
-    mnk = make_game(game, **rules)
-    actions = parse_moves(moves, mnk.size)
+    played = make_game(game, **rules)
+    actions = parse_moves(moves, played)
     drawing = make_options(**options)
-    state = mnk.new_state()
-    yield image(Snapshot.from_state(state, []), drawing)
+    state = played.new_state()
+    mnk = as_family(played, "mnk") is not None
+    yield image(Snapshot.from_state(state, []), drawing) if mnk else _cells(state, drawing)
     for i, action in enumerate(actions):
         state.play(action)
-        yield image(Snapshot.from_state(state, actions[: i + 1]), drawing)
+        yield image(Snapshot.from_state(state, actions[: i + 1]), drawing) if mnk else _cells(state, drawing)
+
+
+def _cells(state: Any, drawing: Any) -> Image.Image:
+    return Image.fromarray(paint(*layout_cells(state, drawing)[:3]))
 
 
 def animate(
     moves: Iterable[int | str] | str,
-    game: str | MNKGame = "renju",
+    game: Any = "renju",
     path: str | os.PathLike = "game.gif",
     *,
     seconds_per_move: float = 0.7,
@@ -82,9 +99,11 @@ def animate(
 ) -> str:
     """Write the game as an animation at ``path`` and return the path.
 
-    ``moves``: actions or point names, black first (a list, or one string
-    ``"h8 i9 j10"``). ``game``: ``"tictactoe"``, ``"gomoku"``, ``"renju"``
-    (with ``board_size=``, ``win_length=``, ``rule=``) or an ``MNKGame``.
+    ``moves``: actions or the game's names for them, the first player first (a
+    list, or one string ``"h8 i9 j10"``). ``game``: a catalog name
+    (``"tictactoe"``, ``"gomoku"``, ``"renju"`` with ``board_size=``,
+    ``win_length=``, ``rule=``; ``"connect_four"``) or a game object of the
+    protocol.
     The format follows the suffix: ``.gif``, ``.png`` (animated PNG) and
     ``.webp`` through Pillow; ``.mp4`` through imageio's ffmpeg plugin when
     it is installed. The last frame stays ``hold_end`` seconds. Other

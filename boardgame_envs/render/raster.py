@@ -4,7 +4,11 @@ Shapes are drawn at twice the size and halved with a box filter, which
 smooths their edges; text uses the font that ships inside Pillow, so the
 pixels are the same on every machine with the same Pillow version. What
 every position of a game shares (board, grid, coordinates) is drawn once
-and kept.
+and kept. Any other game's picture (:mod:`~boardgame_envs.render.cells`) is
+painted by :func:`paint`, whose discs and rings
+(:class:`~boardgame_envs.render.canvas.Disc`) have hard edges, drawn pixel by
+pixel, so the cell look keeps its pixels; its other shapes go through Pillow
+as above.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from boardgame_envs.render.canvas import Disc, Item
+from boardgame_envs.render.cells import DEFAULT_CELL, cell_state, layout_cells
 from boardgame_envs.render.snapshot import Snapshot
 from boardgame_envs.render.scene import Circle, Line, Options, Rect, Shape, Text, layout
 from boardgame_envs.render.scene import options as make_options
@@ -82,11 +88,67 @@ def image(board: Snapshot, options: Options) -> Image.Image:
     return img.reduce(SUPERSAMPLE)
 
 
+def paint(width: int, height: int, items: Iterable[Item]) -> np.ndarray:
+    """``items`` (a cell picture's shapes, back to front) as a ``uint8`` image ``(height, width, 3)``."""
+    image = np.zeros((height, width, 3), dtype=np.uint8)
+    pending: list[Shape] = []
+    for item in items:
+        if isinstance(item, Disc):
+            image = _flush(image, pending)
+            pending = []
+            _disc(image, item)
+        else:
+            pending.append(item)
+    return _flush(image, pending)
+
+
+def _flush(image: np.ndarray, shapes: list[Shape]) -> np.ndarray:
+    """``image`` with ``shapes`` drawn on it: plain rectangles on whole pixels at once, the rest with Pillow at
+    twice the size (the image enlarged without blending, so every pixel no shape touches comes back as it was)."""
+    if all(isinstance(s, Rect) and s.outline is None and s.fill is not None and s.alpha >= 1
+           and all(float(v).is_integer() for v in s[:4]) for s in shapes):  # fmt: skip
+        for s in shapes:
+            image[max(0, int(s.y0)):max(0, int(s.y1)), max(0, int(s.x0)):max(0, int(s.x1))] = s.fill
+        return image
+    h, w = image.shape[:2]
+    img = Image.fromarray(image).resize((w * SUPERSAMPLE, h * SUPERSAMPLE), Image.Resampling.NEAREST)
+    _draw(img, shapes)
+    return np.array(img.reduce(SUPERSAMPLE))
+
+
+def _disc(image: np.ndarray, disc: Disc) -> None:
+    """The pixels whose centres lie ``inner <= d < outer`` from the disc's centre take its colour (blended at alpha)."""
+    h, w = image.shape[:2]
+    x0, x1 = max(0, int(np.floor(disc.cx - disc.outer))), min(w, int(np.ceil(disc.cx + disc.outer)))
+    y0, y1 = max(0, int(np.floor(disc.cy - disc.outer))), min(h, int(np.ceil(disc.cy + disc.outer)))
+    y, x = np.mgrid[y0:y1, x0:x1] + 0.5
+    r = np.hypot(y - disc.cy, x - disc.cx)
+    mask = (r >= disc.inner) & (r < disc.outer)
+    tile = image[y0:y1, x0:x1]
+    if disc.alpha >= 1:
+        tile[mask] = disc.color
+    else:
+        tile[mask] = np.round(disc.alpha * np.array(disc.color) + (1 - disc.alpha) * tile[mask]).astype(np.uint8)
+
+
+def render_cells(state: Any, cell: int = DEFAULT_CELL) -> np.ndarray:
+    """Any protocol state as a ``(rows * cell, columns * cell, 3)`` uint8 picture without a status band: the
+    game's own drawing, else a piece per cell with the last marked; a pass is a bar along the bottom edge (the
+    env's ``rgb_array`` and the play window)."""
+    return paint(*layout_cells(state, Options(cell=cell, status=False))[:3])
+
+
 def rgb(source: Any, *, moves: Any = None, **options: Any) -> np.ndarray:
-    """The board of an env, an ``MNKState`` or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as a ``uint8`` array ``(H, W, 3)``.
+    """The board of an env, a game state or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as a
+    ``uint8`` array ``(H, W, 3)``: any game of the catalog or the protocol.
 
     Keywords are the fields of :class:`~boardgame_envs.render.scene.Options`
     (``cell``, ``coordinates``, ``move_numbers``, ``status``, ``ghost``,
-    ``hint``, ``note``); ``moves`` numbers the stones of an ``MNKState``.
+    ``hint``, ``note``); ``moves`` numbers the stones of an ``MNKState``. A
+    game other than m,n,k is drawn by its drawing hook
+    (:func:`~boardgame_envs.render.cells.layout_cells`), with a status band.
     """
+    state = cell_state(source)
+    if state is not None:
+        return paint(*layout_cells(state, make_options(**options))[:3])
     return np.asarray(image(Snapshot.of(source, moves), make_options(**options)))

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from boardgame_envs.render.canvas import Disc, Item
+from boardgame_envs.render.cells import cell_state, layout_cells
 from boardgame_envs.render.snapshot import Snapshot
 from boardgame_envs.render.scene import Circle, Line, Rect, Text, layout
 from boardgame_envs.render.scene import options as make_options
@@ -35,7 +37,14 @@ def _opacity(alpha: float) -> str:
     return "" if alpha >= 1 else f' opacity="{_num(alpha)}"'
 
 
-def _element(shape: Rect | Line | Circle | Text) -> str:
+def _element(shape: Item) -> str:
+    if isinstance(shape, Disc):  # a disc, or a ring as a stroked circle
+        if shape.inner <= 0:
+            return (f'<circle cx="{_num(shape.cx)}" cy="{_num(shape.cy)}" r="{_num(shape.outer)}" '
+                    f'fill="{_color(shape.color)}"{_opacity(shape.alpha)}/>')  # fmt: skip
+        return (f'<circle cx="{_num(shape.cx)}" cy="{_num(shape.cy)}" r="{_num((shape.inner + shape.outer) / 2)}" '
+                f'fill="none" stroke="{_color(shape.color)}" stroke-width="{_num(shape.outer - shape.inner)}"'
+                f'{_opacity(shape.alpha)}/>')  # fmt: skip
     if isinstance(shape, Rect):
         stroke = "" if shape.outline is None else f' stroke="{_color(shape.outline)}" stroke-width="{_num(shape.width)}"'
         return (f'<rect x="{_num(shape.x0)}" y="{_num(shape.y0)}" width="{_num(shape.x1 - shape.x0)}" '
@@ -51,16 +60,26 @@ def _element(shape: Rect | Line | Circle | Text) -> str:
             f'text-anchor="{shape.anchor}" dy="0.35em">{escape(shape.text)}</text>')  # fmt: skip
 
 
+def document(width: int, height: int, shapes: list[Item], title: str) -> SVG:
+    """An SVG document of ``width`` x ``height`` pixels holding ``shapes``, back to front."""
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="{FONT}">')  # fmt: skip
+    body = "\n".join(_element(shape) for shape in shapes)
+    return SVG(f"{head}\n<title>{escape(title)}</title>\n{body}\n</svg>\n")
+
+
 def svg(source: Any, *, moves: Any = None, **options: Any) -> SVG:
-    """The board of an env, an ``MNKState`` or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as an SVG document.
+    """The board of an env, a game state or a :class:`~boardgame_envs.render.board.Board` (any snapshot) as an
+    SVG document: any game of the catalog or the protocol.
 
     The same content and size as :func:`~boardgame_envs.render.rgb` with the
     same keywords (``cell``, ``coordinates``, ``move_numbers``, ``status``,
     ``ghost``, ``hint``, ``note``).
     """
+    state = cell_state(source)
+    if state is not None:
+        width, height, shapes, title = layout_cells(state, make_options(**options))
+        return document(width, height, shapes, title)
     board = Snapshot.of(source, moves)
     geo, back, front = layout(board, make_options(**options))
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{geo.width}" height="{geo.height}" '
-            f'viewBox="0 0 {geo.width} {geo.height}" font-family="{FONT}">')  # fmt: skip
-    body = "\n".join(_element(shape) for shape in [*back, *front])
-    return SVG(f"{head}\n<title>{escape(board.title())}: {escape(board.status())}</title>\n{body}\n</svg>\n")
+    return document(geo.width, geo.height, [*back, *front], f"{board.title()}: {board.status()}")

@@ -32,7 +32,8 @@ import numpy as np
 from boardgame_envs.games.protocol import cell_of, as_family, other_actions
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.render import Board, Options, rgb
-from boardgame_envs.render.cells import CellGeometry, render_cells
+from boardgame_envs.render.cells import CellGeometry
+from boardgame_envs.render.raster import render_cells
 from boardgame_envs.render.scene import BAND, BAND_TEXT, geometry
 from boardgame_envs.render.window import Window
 from boardgame_envs.ui.escape import printable

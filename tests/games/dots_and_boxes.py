@@ -24,6 +24,7 @@ shared it would show (the kit's mutation tests build such a clone on purpose).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -54,9 +55,12 @@ class DotsAndBoxesGame:
         self.num_actions = len(self.line_cells)
         self._action_of = np.full(height * width, -1, dtype=np.int64)
         self._action_of[self.line_cells] = np.arange(self.num_actions)
-        # The lines round each box, and the boxes beside each line (one or two).
-        self.box_sides = {int(b): [int(self._action_of[b + d]) for d in (-width, width, -1, 1)] for b in self.box_cells}
-        self.boxes_of_line = [[b for b, sides in self.box_sides.items() if a in sides] for a in range(self.num_actions)]
+        # For each line, the boxes beside it (one or two), each with the cells of its other three sides.
+        sides = {int(b): [int(b + d) for d in (-width, width, -1, 1)] for b in self.box_cells}
+        self.boxes_of_line = [
+            [(box, [c for c in cells if c != line]) for box, cells in sides.items() if line in cells]
+            for line in map(int, self.line_cells)
+        ]  # fmt: skip
 
     def new_state(self) -> DotsAndBoxesState:
         return DotsAndBoxesState(self)
@@ -107,6 +111,26 @@ class DotsAndBoxesGame:
 
     def symmetries(self) -> Sequence[np.ndarray]:
         return [self._action_of[perm[self.line_cells]] for perm in self.cell_symmetries()]
+
+    marks = "marks"  # drawn in ink on paper: the first player's lines and boxes red, the second's blue
+
+    def draw(self, state: DotsAndBoxesState, canvas: Any) -> None:
+        """The drawing hook (docs/render.md): owned boxes shaded in their owner's colour, the lines drawn so far in
+        their player's (the last one thicker), then the dots; in board units, a cell of the grid being 1."""
+        width = self.shape[1]
+        for box in map(int, self.box_cells):
+            if state.board[box]:
+                r, c = divmod(box, width)
+                canvas.fill(c - 0.5, r - 0.5, c + 1.5, r + 1.5, int(state.board[box]))  # from dot to dot
+        for cell in map(int, self.line_cells):
+            if state.board[cell]:
+                r, c = divmod(cell, width)
+                dx, dy = (1, 0) if r % 2 == 0 else (0, 1)  # a row of dots holds the horizontal lines
+                canvas.line(c + 0.5 - dx, r + 0.5 - dy, c + 0.5 + dx, r + 0.5 + dy, int(state.board[cell]),
+                            width=0.2 if cell == state.last_move else 0.12)  # fmt: skip
+        for r in range(0, self.shape[0], 2):
+            for c in range(0, width, 2):
+                canvas.dot(c + 0.5, r + 0.5, radius=0.12)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DotsAndBoxesGame) and self._key() == other._key()
@@ -165,8 +189,8 @@ class DotsAndBoxesState:
         self.num_moves += 1
         self.last_move = cell
         closed = 0
-        for box in game.boxes_of_line[action]:
-            if all(self.board[game.cell_of_action(side)] for side in game.box_sides[box]):
+        for box, others in game.boxes_of_line[action]:
+            if all(self.board[c] for c in others):
                 self.board[box] = me
                 closed += 1
         self.scores[me - 1] += closed

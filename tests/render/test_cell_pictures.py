@@ -8,7 +8,8 @@ import pytest
 from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.protocol import action_at_cell, cell_of, last_other_action, other_actions
-from boardgame_envs.render.cells import CELL_COLOURS, STONE_COLOURS, CellGeometry, palette, render_cells
+from boardgame_envs.render.cells import CELL_COLOURS, STONE_COLOURS, CellGeometry, palette
+from boardgame_envs.render.raster import render_cells
 from games.misere_game import AvoidThreeGame
 from games.pass_game import PASS, PassGame
 
