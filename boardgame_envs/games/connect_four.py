@@ -157,6 +157,13 @@ class ConnectFourGame:
         """A cell that stands for ``action``: the top of its column."""
         return int(action)
 
+    def kernels(self) -> str:
+        """The batched kernels (the protocol's optional hook), named as ``"module:attribute"``: bitboards
+        stepped in numba (:class:`~boardgame_envs.games.connect_four_kernels.ConnectFourBatch`), which
+        ``boardgame_envs.vector.make("connect_four", ...)`` drives. A name, not an import: that module
+        builds on this one."""
+        return "boardgame_envs.games.connect_four_kernels:ConnectFourBatch"
+
     def symmetries(self) -> Sequence[np.ndarray]:
         """The identity and the left-right mirror, as column permutations."""
         return [np.arange(COLUMNS), np.arange(COLUMNS)[::-1].copy()]
@@ -192,6 +199,28 @@ class ConnectFourState(EnvNamesExplained):
         self.terminal = False
         # The observation planes as the first player sees them, kept up to date move by move.
         self._planes = np.zeros((ROWS, COLUMNS, 2), dtype=np.int8)
+
+    @classmethod
+    def from_position(cls, game: ConnectFourGame, board: np.ndarray, to_move: int, last_move: int = -1) -> ConnectFourState:
+        """The position of ``board`` (flat, row 0 at the top; copied), ``to_move`` to move, ``last_move`` its last cell.
+
+        For code that keeps bare boards (the batched engine). The caller vouches
+        that the position is reachable by legal play; whether it is over is read
+        from it (a line of four through ``last_move``, or a full board).
+        """
+        state = cls(game)
+        state.board[:] = board
+        cells = state.board.reshape(ROWS, COLUMNS)
+        state.heights[:] = np.count_nonzero(cells, axis=0)
+        state._planes[:, :, 0] = cells == FIRST
+        state._planes[:, :, 1] = cells == SECOND
+        state.to_move = int(to_move)
+        state.num_moves = int(state.heights.sum())
+        state.last_move = int(last_move)
+        if last_move >= 0 and wins_at(state.board, last_move, ROWS, COLUMNS, WIN_LENGTH):
+            state.winner = int(state.board[last_move])
+        state.terminal = state.winner != 0 or state.num_moves == ROWS * COLUMNS
+        return state
 
     def clone(self) -> ConnectFourState:
         other = ConnectFourState.__new__(ConnectFourState)

@@ -1,4 +1,4 @@
-"""Many games of one kind stepped at once: the batched two-player engine.
+"""Many games of one kind stepped at once: the batched two-player engine, one array API for every game.
 
 >>> from boardgame_envs import vector
 >>> vec = vector.make("gomoku", 256, board_size=15, rule="renju")
@@ -6,20 +6,21 @@
 >>> obs, rewards, terminated, truncated, info = vec.step(vec.sample_legal_actions())
 
 Every game of the batch is at the turn of its *mover* (``current_player``, the
-seat to move: 0 for the first player, black or X, 1 for the second).
-Observations are the AEC env's planes seen by the mover, ``(B, N, N, C)``
-int8, byte for byte what ``env.observe(agent)["observation"]`` gives for the
-same position; ``legal_action_mask`` ``(B, N*N)`` bool excludes black's
-forbidden points under renju; rewards are by seat, ``(B, 2)`` float32: +1 / -1
-on the step that wins, 0 otherwise.
+seat to move: 0 for the first player, black, X or red, 1 for the second).
+Observations are the AEC env's planes seen by the mover, ``(B, rows, columns,
+C)`` int8, byte for byte what ``env.observe(agent)["observation"]`` gives for
+the same position; ``legal_action_mask`` ``(B, num_actions)`` bool (under
+renju it excludes black's forbidden points); rewards are by seat, ``(B, 2)``
+float32: the game's ``returns()`` on the step that ends it (+1 / -1 for a win),
+0 otherwise.
 
 Auto-reset follows Gymnasium's **same-step** mode
 (``gymnasium.vector.AutoresetMode.SAME_STEP``): a game that ends on a step is
 reset within that step, so the returned observation, mask and mover are the
 new game's; the finished game's observation is in ``info["final_obs"]`` (rows
-flagged by ``info["_final_obs"]``), seen by the player who did not act on the
-final step (what the AEC env's ``last()`` shows the agent selected after the
-game ended), and its result is that step's ``rewards`` row. With
+flagged by ``info["_final_obs"]``), seen by the player the AEC env selects
+once the game is over (the one who did not act on the final step, in a game
+whose turns alternate), and its result is that step's ``rewards`` row. With
 ``autoreset=False`` a finished game stays over (``terminated`` stays True, its
 mask empty, its actions ignored) until ``reset(options={"reset_mask": ...})``.
 
@@ -29,9 +30,15 @@ changes nothing; with ``"lose"`` an illegal action ends its game as
 PettingZoo's wrappers do (the offender -1, the other player 0, the board
 unchanged) and ``info["illegal_action"]`` flags it.
 
-All loops over games run in numba (:mod:`boardgame_envs.vector.kernels`), over
-the games of :mod:`boardgame_envs.games`; ``parallel=True`` spreads them over
-numba's threads.
+**Backends.** The games live in a *batch*, arrays with one row per game, which
+:class:`VectorGames` drives through four calls (``reset``, ``step``,
+``observe``, ``state``). A game brings its own through the protocol's hook
+``game.kernels()`` (connect four: bitboards in numba,
+:mod:`boardgame_envs.games.connect_four_kernels`); the m,n,k family's is
+:class:`~boardgame_envs.vector.mnk_batch.MNKBatch` (numba,
+:mod:`boardgame_envs.vector.kernels`); any other game is stepped state by
+state in Python (:class:`~boardgame_envs.vector.loop_batch.LoopBatch`), behind
+the same API. ``parallel=True`` spreads the numba backends' loops over numba's threads.
 """
 
 from __future__ import annotations
@@ -40,13 +47,15 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.games import renju_mask
-from boardgame_envs.games.catalog import game_info
-from boardgame_envs.games.lines import BLACK
-from boardgame_envs.games.mnk import MNKState, IllegalMoveError, MNKGame
+from boardgame_envs.games.catalog import game_info, load
+from boardgame_envs.games.protocol import IllegalMoveError, as_family
 from boardgame_envs.vector import kernels as K
+from boardgame_envs.vector.loop_batch import LoopBatch
+from boardgame_envs.vector.mnk_batch import MNKBatch, num_planes
 
 ILLEGAL_ACTIONS = ("raise", "lose")
+
+__all__ = ["ILLEGAL_ACTIONS", "IllegalActionsError", "VectorGames", "batch_class", "make", "num_planes"]
 
 
 class IllegalActionsError(IllegalMoveError):
@@ -57,21 +66,37 @@ class IllegalActionsError(IllegalMoveError):
         self.games = games
 
 
-class VectorGames:
-    """``num_envs`` games of one :class:`MNKGame`, stepped together; see the module docstring.
+def batch_class(game: Any) -> type:
+    """The backend that steps ``game``: its own kernels (``game.kernels()``), the m,n,k family's, or the loop.
 
-    Build it with :func:`make`. State arrays (read-only views through the
-    properties): ``boards`` ``(B, N*N)`` int8 (0 empty, 1 black, 2 white),
-    ``current_player`` ``(B,)``, ``num_moves``, ``last_move`` (-1 before the
-    first move), ``forbidden`` (black's forbidden points; renju only),
-    ``legal_action_mask``.
+    ``game.kernels()`` returns the batch class or its ``"module:attribute"`` name
+    (a name lets the kernels' module import the game's without a circle), or
+    None for a variant without kernels.
+    """
+    hook = getattr(game, "kernels", None)
+    own = hook() if callable(hook) else None
+    if own is not None:
+        return load(own) if isinstance(own, str) else own
+    if as_family(game, "mnk") is not None:
+        return MNKBatch
+    return LoopBatch
+
+
+class VectorGames:
+    """``num_envs`` games of one game, stepped together; see the module docstring.
+
+    Build it with :func:`make`. State (read-only views through the properties):
+    ``current_player`` ``(B,)``, ``num_moves``, ``legal_action_mask``, ``over``,
+    ``boards`` ``(B, rows * columns)`` int8 (0 empty, 1 or 2 the player's piece),
+    ``last_move`` (the last cell, -1 before the first move); m,n,k also
+    ``forbidden`` (black's forbidden points; renju only) and ``size``.
+    ``game_state(b)`` is game ``b`` as the game's own ``State``.
     """
 
     def __init__(
         self,
-        game: MNKGame,
+        game: Any,
         num_envs: int,
-        num_planes: int,
         *,
         autoreset: bool = True,
         illegal_action: str = "raise",
@@ -84,81 +109,75 @@ class VectorGames:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}")
         self.game = game
         self.num_envs = b = int(num_envs)
-        self.num_actions = nn = game.num_actions
-        self.size = n = game.size
-        self.num_planes = num_planes
-        self.obs_shape = (n, n, num_planes)
         self.autoreset = bool(autoreset)
         self.illegal_action = illegal_action
         self.parallel = bool(parallel)
-        self._step_kernel = K.step_parallel if parallel else K.step_serial
+        self.batch = batch_class(game)(game, b, parallel=self.parallel)
+        self.num_actions = self.batch.num_actions
+        self.obs_shape = tuple(self.batch.obs_shape)
+        self.num_planes = self.obs_shape[2]
+        self._obs_size = int(np.prod(self.obs_shape))
         self._sample_kernel = K.sample_parallel if parallel else K.sample_serial
         self._raise = illegal_action == "raise"
-        cfg = np.zeros(K.CFG_SIZE, dtype=np.int64)
-        cfg[: K.RULES_SIZE] = game.rules_array()
-        cfg[K.CFG_PLANES], cfg[K.CFG_AUTORESET], cfg[K.CFG_OBSERVE] = num_planes, autoreset, 1
-        self._cfg = cfg
-        self._cfg_quiet = cfg.copy()  # the same, without writing observations
-        self._cfg_quiet[K.CFG_OBSERVE] = 0
-        self._boards = np.zeros((b, nn), dtype=np.int8)
-        self._to_move = np.full(b, BLACK, dtype=np.int8)
-        self._num_moves = np.zeros(b, dtype=np.int32)
-        self._last_move = np.full(b, -1, dtype=np.int32)
-        self._forbidden = np.zeros((b, nn), dtype=np.bool_)
-        # The incremental renju mask's bookkeeping, a row per game (one unused column otherwise).
-        if game.is_renju:
-            self._renju_empty = renju_mask.new_info(n)
-            renju_mask.rebuild(np.zeros(nn, dtype=np.int8), n, np.zeros(nn, dtype=np.bool_), self._renju_empty)
-        else:
-            self._renju_empty = np.zeros(1, dtype=np.int32)
-        self._renju_info = np.zeros((b, self._renju_empty.size), dtype=np.int32)
-        self._legal = np.ones((b, nn), dtype=np.bool_)
-        self._num_legal = np.full(b, nn, dtype=np.int32)
-        self._over = np.zeros(b, dtype=np.bool_)
         self._everywhere = np.ones(b, dtype=np.bool_)
-        self._illegal = np.zeros(b, dtype=np.bool_)
         self._rng = np.zeros(b, dtype=np.uint64)
         self._seed_rng(seed)
 
     # ------------------------------------------------------------ state
     @property
-    def boards(self) -> np.ndarray:
-        return _read_only(self._boards)
-
-    @property
     def current_player(self) -> np.ndarray:
-        """Seat to move in each game, ``(B,)`` int8: 0 first player (black / X), 1 second."""
-        return self._to_move - np.int8(BLACK)
+        """Seat to move in each game, ``(B,)`` int8: 0 the first player, 1 the second."""
+        return self.batch.to_move - np.int8(1)
 
     @property
     def num_moves(self) -> np.ndarray:
-        return _read_only(self._num_moves)
+        return _read_only(self.batch.num_moves)
+
+    @property
+    def boards(self) -> np.ndarray:
+        return _read_only(self.batch.boards)
 
     @property
     def last_move(self) -> np.ndarray:
-        return _read_only(self._last_move)
-
-    @property
-    def forbidden(self) -> np.ndarray:
-        """Black's forbidden points ``(B, N*N)`` bool, whoever is to move (all False unless renju)."""
-        return _read_only(self._forbidden)
+        return _read_only(self.batch.last_move)
 
     @property
     def legal_action_mask(self) -> np.ndarray:
-        """The movers' legal actions ``(B, N*N)`` bool; a live view: copy it to keep it past the next step."""
-        return _read_only(self._legal)
+        """The movers' legal actions ``(B, num_actions)`` bool; a live view: copy it to keep it past the next step."""
+        return _read_only(self.batch.legal)
 
     @property
     def over(self) -> np.ndarray:
         """Games finished and waiting for a reset (only ever True with ``autoreset=False``)."""
-        return _read_only(self._over)
+        return _read_only(self.batch.over)
+
+    @property
+    def illegal(self) -> np.ndarray:
+        """The games whose action was illegal on the last step (a copy)."""
+        return self.batch.illegal.copy()
+
+    @property
+    def forbidden(self) -> np.ndarray:
+        """Black's forbidden points ``(B, N*N)`` bool, whoever is to move (all False unless renju); m,n,k only."""
+        return _read_only(self._family_array("forbidden"))
+
+    @property
+    def size(self) -> int:
+        """The board's side (m,n,k only)."""
+        return self._family_array("size")
+
+    def _family_array(self, name: str) -> Any:
+        value = getattr(self.batch, name, None)
+        if value is None:
+            raise AttributeError(f"{self.game.name} has no {name!r}: it is the m,n,k family's")
+        return value
 
     # -------------------------------------------------------------- api
     def _seed_rng(self, seed: int | None) -> None:
         self._rng[:] = np.random.SeedSequence(seed).generate_state(self.num_envs, np.uint64)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> np.ndarray:
-        """Empty boards, black to move; planes ``(B, N, N, C)``.
+        """Start positions, the first player to move; planes ``(B, rows, columns, C)``.
 
         ``seed`` reseeds :meth:`sample_legal_actions`. ``options={"reset_mask": mask}``
         resets only the games where the bool ``(B,)`` mask is True.
@@ -170,47 +189,40 @@ class VectorGames:
             where = np.asarray(options["reset_mask"])
             if where.shape != (self.num_envs,) or where.dtype != np.bool_:
                 raise ValueError(f"reset_mask must be a bool array of shape ({self.num_envs},), got {where!r}")
-        K.reset_games(self._boards, self._to_move, self._num_moves, self._last_move, self._forbidden,
-                      self._renju_info, self._renju_empty, self._legal, self._num_legal, self._over, where)  # fmt: skip
+        self.batch.reset(where)
         return self.observe()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Each game's mover plays its ``actions[b]``; ``(obs, rewards, terminated, truncated, info)``."""
         b = self.num_envs
-        obs = np.empty((b, self.num_actions * self.num_planes), dtype=np.int8)
-        final_obs = np.zeros_like(obs) if self.autoreset else obs[:0]
-        rewards, terminated = self._advance(actions, self._everywhere, self._cfg, obs, final_obs)
+        obs = np.empty((b, self._obs_size), dtype=np.int8)
+        final_obs = np.zeros_like(obs) if self.autoreset else None
+        rewards, terminated = self._advance(actions, self._everywhere, obs, final_obs)
         info: dict[str, Any] = {}
-        if self.autoreset:
+        if final_obs is not None:
             info["final_obs"] = final_obs.reshape(b, *self.obs_shape)
             info["_final_obs"] = terminated
         if self.illegal_action == "lose":
-            info["illegal_action"] = info["_illegal_action"] = self._illegal.copy()
+            info["illegal_action"] = info["_illegal_action"] = self.batch.illegal.copy()
         return obs.reshape(b, *self.obs_shape), rewards, terminated, np.zeros(b, dtype=np.bool_), info
 
     def _advance(
-        self, actions: Any, where: np.ndarray, cfg: np.ndarray, obs: np.ndarray, final_obs: np.ndarray,
+        self, actions: Any, where: np.ndarray, obs: np.ndarray | None = None, final_obs: np.ndarray | None = None,
         raise_illegal: bool | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
         """Play ``actions`` in the games flagged by ``where`` (the others keep their position).
 
-        For views that drive the engine: ``cfg`` is ``self._cfg`` (planes into ``obs``)
-        or ``self._cfg_quiet`` (none); ``raise_illegal`` overrides ``illegal_action``
-        for this call (an opponent's illegal move is a bug to report, not a loss).
-        Returns ``(rewards, terminated)``.
+        For views that drive the engine: planes go into ``obs`` (``(B, rows *
+        columns * C)`` int8) when given, finished games' into ``final_obs``
+        (and they reset) when given and ``autoreset``; ``raise_illegal``
+        overrides ``illegal_action`` for this call (an opponent's illegal move
+        is a bug to report, not a loss). Returns ``(rewards, terminated)``.
         """
         actions = self._check_actions(actions)
-        if final_obs.shape[0] != self.num_envs and cfg[K.CFG_AUTORESET]:
-            raise ValueError("final_obs needs a row per game when games reset themselves")
         raising = self._raise if raise_illegal is None else raise_illegal
         rewards = np.empty((self.num_envs, 2), dtype=np.float32)
         terminated = np.empty(self.num_envs, dtype=np.bool_)
-        planes = self.num_planes
-        bad = self._step_kernel(
-            cfg, self._boards, self._to_move, self._num_moves, self._last_move, self._forbidden, self._renju_info,
-            self._renju_empty, self._legal, self._num_legal, self._over, actions, where, raising, self._illegal,
-            obs, K.words_of(obs, planes), final_obs, K.words_of(final_obs, planes), rewards, terminated,
-        )  # fmt: skip
+        bad = self.batch.step(actions, where, raising, self.autoreset, obs, final_obs, rewards, terminated)
         if bad and raising:
             raise self._illegal_error(actions)
         return rewards, terminated
@@ -224,59 +236,48 @@ class VectorGames:
         return array.astype(np.int64, copy=False)
 
     def _illegal_error(self, actions: np.ndarray) -> IllegalActionsError:
-        games = np.flatnonzero(self._illegal)
+        games = np.flatnonzero(self.batch.illegal)
         shown = [f"game {g}: {self.illegal_reason(int(g), int(actions[g]))}" for g in games[:5]]
         more = f" and {len(games) - 5} more" if len(games) > 5 else ""
         return IllegalActionsError(f"illegal actions in {len(games)} game(s): {'; '.join(shown)}{more}", games)
 
     def illegal_reason(self, game: int, action: int) -> str | None:
         """Why ``action`` is illegal for game ``game``'s mover (the AEC env's words), or None if legal."""
-        if self._over[game]:
+        if self.batch.over[game]:
             return "the game is over: reset it"
         return self.game_state(game).illegal_reason(action)
 
-    def game_state(self, game: int) -> MNKState:
-        """Game ``game`` as a :class:`MNKState` (a copy), for the per-game code of the rules and policies."""
-        state = MNKState.from_position(self.game, self._boards[game], int(self._to_move[game]),
-                                        int(self._last_move[game]))  # fmt: skip
-        return state
+    def game_state(self, game: int) -> Any:
+        """Game ``game`` as the game's own ``State`` (a copy), for the per-game code of the rules and policies."""
+        return self.batch.state(int(game))
 
     def observe(self, viewers: np.ndarray | None = None) -> np.ndarray:
-        """Planes ``(B, N, N, C)`` of every game as seen by ``viewers`` (seats ``(B,)``; default the movers)."""
-        colors = self._to_move if viewers is None else (np.asarray(viewers) + BLACK).astype(np.int8)
-        out = np.empty((self.num_envs, self.num_actions * self.num_planes), dtype=np.int8)
-        K.observe(self._boards, colors, self._to_move, self._last_move, self._forbidden, out,
-                  K.words_of(out, self.num_planes))  # fmt: skip
+        """Planes ``(B, rows, columns, C)`` of every game as seen by ``viewers`` (seats ``(B,)``; default the movers)."""
+        players = self.batch.to_move if viewers is None else (np.asarray(viewers) + 1).astype(np.int8)
+        out = np.empty((self.num_envs, self._obs_size), dtype=np.int8)
+        self.batch.observe(players, out)
         return out.reshape(self.num_envs, *self.obs_shape)
 
     def sample_legal_actions(self, seed: int | None = None) -> np.ndarray:
         """A uniformly random legal action for each game's mover, ``(B,)`` int64 (-1 for a game that is over).
 
-        Drawn in numba from one splitmix64 stream per game; ``seed`` reseeds the
-        streams first (so does ``reset(seed=)``).
+        Drawn in numba from one splitmix64 stream per game; ``seed`` reseeds
+        the streams first (so does ``reset(seed=)``).
         """
         if seed is not None:
             self._seed_rng(seed)
         out = np.empty(self.num_envs, dtype=np.int64)
-        self._sample_kernel(self._legal, self._num_legal, self._rng, out)
+        self._sample_kernel(self.batch.legal, self.batch.num_legal, self._rng, out)
         return out
 
     def __repr__(self) -> str:
-        g = self.game
-        return f"<VectorGames {self.num_envs} x {g.size}x{g.size} k={g.win_length} {g.rule}>"
+        return f"<VectorGames {self.num_envs} x {self.game.describe()}>"
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
     view = array.view()
     view.flags.writeable = False
     return view
-
-
-def num_planes(game: MNKGame) -> int:
-    """The AEC env's plane count for ``game``: 2 for tic-tac-toe (3x3, three in a row), 4 for gomoku, 5 under renju."""
-    if (game.size, game.win_length) == (3, 3):
-        return 2
-    return 5 if game.is_renju else 4
 
 
 def make(
@@ -291,14 +292,15 @@ def make(
     parallel: bool = False,
     seed: int | None = None,
 ) -> VectorGames:
-    """``num_envs`` games of a catalog game (``"tictactoe"``, ``"gomoku"``, ``"renju"``), reset.
+    """``num_envs`` games of a catalog game (``"tictactoe"``, ``"gomoku"``, ``"renju"``, ``"connect_four"``, ...), reset.
 
     ``board_size``, ``win_length`` and ``rule`` as for the AEC envs (None: the game's
-    default; gomoku's is 15x15 renju); see the module docstring for the rest.
-    ``parallel=True`` runs the per-game loops on numba's threads (``numba.set_num_threads``).
+    default; gomoku's is 15x15 renju; a game with no such choice refuses them);
+    see the module docstring for the rest. ``parallel=True`` runs the numba
+    backends' loops over games on numba's threads (``numba.set_num_threads``).
     """
-    mnk = game_info(game).game(board_size, win_length, rule)
-    vec = VectorGames(mnk, num_envs, num_planes(mnk), autoreset=autoreset, illegal_action=illegal_action,
-                      parallel=parallel, seed=seed)  # fmt: skip
+    chosen = game_info(game).game(board_size, win_length, rule)
+    vec = VectorGames(chosen, num_envs, autoreset=autoreset, illegal_action=illegal_action, parallel=parallel,
+                      seed=seed)  # fmt: skip
     vec.reset()
     return vec

@@ -103,7 +103,6 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         self._set(opponent)
         self._seats = np.zeros(b, dtype=np.int8)  # the learner's seat in each game: 0 first, 1 second
         self._rows = np.arange(b)
-        self._no_obs = np.zeros((0, 0), dtype=np.int8)
 
     # ---------------------------------------------------------- helpers
     def _encode(self, planes: np.ndarray) -> np.ndarray:
@@ -118,9 +117,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
 
         The opponent's illegal moves raise whatever ``illegal_action`` says: they are bugs, not losses.
         """
-        engine = self.engine
-        rewards, terminated = engine._advance(actions, where, engine._cfg_quiet, self._no_obs, self._no_obs,
-                                              raise_illegal=None if learner else True)  # fmt: skip
+        rewards, terminated = self.engine._advance(actions, where, raise_illegal=None if learner else True)
         return rewards[self._rows, self._seats].astype(np.float64), terminated & where
 
     def _opening(self, games: np.ndarray) -> None:
@@ -129,7 +126,6 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             self._seats[games] = self.np_random.integers(2, size=int(games.sum()))
         else:
             self._seats[games] = 0 if self.seat == "first" else 1
-        opens = games & (self._seats == 1)
         if self.pool is not None:
             for g in np.flatnonzero(games):
                 self._names[g] = self.pool.sample()
@@ -138,11 +134,17 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
                 playing, members = set(self._names), set(members)
                 for name in [n for n in self._pooled if n not in playing and n not in members]:
                     del self._pooled[name]  # a member that left the pool, its last game over
-        if opens.any():
+        opens = games & self._opponent_to_move()
+        while opens.any():  # more than once in a game where a player may move twice in a row
             replies, forfeits = self._replies(opens)
             for exc in forfeits.values():
                 raise exc  # a forfeit of the opening move propagates, as in the single-agent view
-            self._advance(replies, opens, learner=False)
+            _, ended = self._advance(replies, opens, learner=False)
+            opens &= ~ended & self._opponent_to_move()
+
+    def _opponent_to_move(self) -> np.ndarray:
+        """The games where the opponent is to move, ``(B,)`` bool (an unfinished game's mover is not the learner)."""
+        return self.engine.current_player != self._seats
 
     def _replies(self, where: np.ndarray) -> tuple[np.ndarray, dict[int, Exception]]:
         """The opponent's moves in the games flagged by ``where``, and the games it forfeited (game -> exception).
@@ -213,24 +215,27 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         """The learner's moves, then the opponent's replies in the games still going; finished games restart."""
         everywhere = np.ones(self.num_envs, dtype=np.bool_)
         rewards, done = self._advance(actions, everywhere, learner=True)
-        illegal = self.engine._illegal.copy() if self.illegal_action == "lose" else None
-        waiting = ~done
+        illegal = self.engine.illegal if self.illegal_action == "lose" else None
+        # The opponent replies until the learner is to move again (once, where turns alternate).
+        waiting = ~done & self._opponent_to_move()
         info: dict[str, Any] = {}
-        if waiting.any():
+        while waiting.any():
             replies, forfeits = self._replies(waiting)
             if forfeits:  # the opponent lost those games by its own fault: the learner wins them
                 lost = np.zeros(self.num_envs, dtype=np.bool_)
                 lost[list(forfeits)] = True
-                reasons = np.full(self.num_envs, None, dtype=object)
+                reasons = info.get("opponent_forfeit", np.full(self.num_envs, None, dtype=object))
                 for g, exc in forfeits.items():
                     reasons[g] = str(exc)
-                info["opponent_forfeit"], info["_opponent_forfeit"] = reasons, lost
+                info["opponent_forfeit"] = reasons
+                info["_opponent_forfeit"] = info.get("_opponent_forfeit", lost) | lost
                 rewards[lost] = 1.0
                 done |= lost
                 waiting &= ~lost
             reply_rewards, reply_done = self._advance(replies, waiting, learner=False)
             rewards += reply_rewards
             done |= reply_done
+            waiting &= ~done & self._opponent_to_move()
         if done.any():
             final = self._encode(self.engine.observe(viewers=self._seats))
             final_obs = np.full(self.num_envs, None, dtype=object)

@@ -8,7 +8,10 @@ restarts its random stream.
 * ``"random"`` (:class:`RandomOpponent`) and ``"greedy"`` / ``"greedy:epsilon=E"``
   (:class:`GreedyOpponent`: the registry's one-ply player, a winning point, else
   one that stops the opponent's win, else the best line, with a share ``E`` of
-  random moves) run in numba over the whole batch.
+  random moves) run in numba over the whole batch: ``"random"`` for every game,
+  ``"greedy"`` for the m,n,k family and connect four (its twin of the
+  registry's connect-four scores); on any other game ``"greedy"`` is the
+  registry's player asked game by game.
 * A callable ``(observations, action_masks) -> actions`` (:class:`BatchedCallable`)
   gets the planes and masks of the waiting games in one batch: a frozen network
   answers them all in one forward pass (self-play).
@@ -26,8 +29,11 @@ from typing import Any
 
 import numpy as np
 
+from boardgame_envs.games.connect_four import COLUMNS, ROWS, WIN_LENGTH, window_score
+from boardgame_envs.games.connect_four_kernels import COLUMN_BITS, ConnectFourBatch, four_in_a_row
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, opponent
+from boardgame_envs.vector.mnk_batch import MNKBatch
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.greedy import GreedyPolicy, greedy_scores
 from boardgame_envs.vector import kernels as K
@@ -60,7 +66,7 @@ class RandomOpponent(_Seeded):
 
     def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
         out = np.empty(vec.num_envs, dtype=np.int64)
-        K.sample_serial(vec._legal, vec._num_legal, self._stream(vec.num_envs), out)
+        K.sample_serial(vec.batch.legal, vec.batch.num_legal, self._stream(vec.num_envs), out)
         return out
 
 
@@ -95,23 +101,99 @@ def _greedy_batch(boards, to_move, legal, num_legal, where, rules, epsilon, rng,
                     out[b] = i
 
 
+@cached_kernel()
+def _greedy_connect_four(boards, heights, bits, to_move, num_moves, legal, num_legal, where, epsilon, rng, out):
+    """The registry's ``greedy`` on connect four (``policies.generic.greedy_scores``) in each game flagged in ``where``.
+
+    Its scores, column by column: a drop that wins 2, one that fills the board
+    (a draw) 0, one after which the opponent wins at once -1.5, else the
+    heuristic value after it (``-0.999 tanh(window_score / 40)`` for the
+    opponent, as ``ConnectFourState.evaluate``); ties broken uniformly; a
+    uniformly random legal column with probability ``epsilon``.
+    """
+    scale = 1 << 30
+    board = np.empty(ROWS * COLUMNS, dtype=np.int8)
+    scores = np.empty(COLUMNS, dtype=np.float64)
+    one = np.uint64(1)
+    for b in range(boards.shape[0]):
+        if not where[b]:
+            continue
+        if num_legal[b] == 0:
+            out[b] = -1
+            continue
+        if epsilon > 0.0 and K.uniform_below(rng, b, scale) < epsilon * scale:
+            K.sample_one(b, legal, num_legal, rng, out)
+            continue
+        me = to_move[b]
+        mine, theirs = bits[b, me - 1], bits[b, 2 - me]
+        board[:] = boards[b]
+        best = -np.inf
+        for c in range(COLUMNS):
+            scores[c] = -np.inf
+            if not legal[b, c]:
+                continue
+            h = heights[b, c]
+            if four_in_a_row(mine | (one << np.uint64(c * COLUMN_BITS + h))):
+                scores[c] = 2.0
+            elif num_moves[b] + 1 == ROWS * COLUMNS:
+                scores[c] = 0.0
+            else:
+                threat = False
+                for c2 in range(COLUMNS):
+                    h2 = heights[b, c2] + (1 if c2 == c else 0)
+                    if h2 < ROWS and four_in_a_row(theirs | (one << np.uint64(c2 * COLUMN_BITS + h2))):
+                        threat = True
+                        break
+                if threat:
+                    scores[c] = -1.5
+                else:
+                    cell = (ROWS - 1 - h) * COLUMNS + c
+                    board[cell] = me
+                    scores[c] = -0.999 * np.tanh(window_score(board, 3 - me, ROWS, COLUMNS, WIN_LENGTH) / 40.0)
+                    board[cell] = 0
+            best = max(best, scores[c])
+        seen = 0
+        for c in range(COLUMNS):
+            if scores[c] == best:
+                seen += 1
+                if K.uniform_below(rng, b, seen) == 0:  # reservoir sampling: uniform among the best
+                    out[b] = c
+
+
 class GreedyOpponent(_Seeded):
-    """The registry's ``greedy`` player (win, else block, else extend lines; ``epsilon`` random), batched in numba."""
+    """The registry's ``greedy`` player (win, else block, else extend lines; ``epsilon`` random).
+
+    Batched in numba on the m,n,k family and connect four; on any other game
+    the registry's :class:`~boardgame_envs.policies.greedy.GreedyPolicy` plays
+    each waiting game in turn.
+    """
 
     name = "greedy"
 
     def __init__(self, epsilon: float = 0.0, seed: int | None = None) -> None:
-        GreedyPolicy(epsilon)  # checks epsilon as the registry's player does
+        self._policy = GreedyPolicy(epsilon, seed)  # checks epsilon as the registry's player does
         super().__init__(seed)
         self.epsilon = float(epsilon)
 
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self._policy.rng = np.random.default_rng(seed)
+
     def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
         out = np.full(vec.num_envs, -1, dtype=np.int64)
-        game = vec.game
-        rules = np.array([game.size, game.win_length, game.exact(BLACK), game.exact(opponent(BLACK)),
-                          game.is_renju], dtype=np.int64)  # as policies.kernels.rules_of  # fmt: skip
-        _greedy_batch(vec._boards, vec._to_move, vec._legal, vec._num_legal, where, rules, self.epsilon,
-                      self._stream(vec.num_envs), out)  # fmt: skip
+        batch = vec.batch
+        if isinstance(batch, MNKBatch):
+            game = vec.game
+            rules = np.array([game.size, game.win_length, game.exact(BLACK), game.exact(opponent(BLACK)),
+                              game.is_renju], dtype=np.int64)  # as policies.kernels.rules_of  # fmt: skip
+            _greedy_batch(batch.boards, batch.to_move, batch.legal, batch.num_legal, where, rules, self.epsilon,
+                          self._stream(vec.num_envs), out)  # fmt: skip
+        elif isinstance(batch, ConnectFourBatch):
+            _greedy_connect_four(batch.boards, batch.heights, batch.bits, batch.to_move, batch.num_moves, batch.legal,
+                                 batch.num_legal, where, self.epsilon, self._stream(vec.num_envs), out)  # fmt: skip
+        else:
+            for g in np.flatnonzero(where & (batch.num_legal > 0)):
+                out[g] = self._policy.act(vec.game_state(int(g)))
         return out
 
 
