@@ -27,6 +27,7 @@ import argparse
 import functools
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -38,7 +39,8 @@ from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.solver import Solver
 from boardgame_envs.policies.registry import check_spec, spec_name
 from mcts_first_seat import _network  # the network as an arena policy, one torch thread a process
-from report import command_line, publish  # baselines/report.py, beside this script
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # baselines/, for report.py (the recipes' too)
+from report import command_line, publish  # noqa: E402
 
 
 def first_seat_games(env_fn, spec_first, spec_second, games: int, seed: int, jobs: int) -> list:

@@ -29,6 +29,7 @@ import argparse
 import functools
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,8 @@ from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.solver import Solver
 from boardgame_envs.policies.alphabeta_kernels import WIN
 from boardgame_envs.policies.base import game_state_of, random_argmax
-from report import command_line, publish  # baselines/report.py, beside this script
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # baselines/, for report.py (the recipes' too)
+from report import command_line, publish  # noqa: E402
 
 PROVEN = WIN - 100  # a score beyond this is a forced win (or, negated, a forced loss) within the search
 

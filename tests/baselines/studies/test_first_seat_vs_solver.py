@@ -16,7 +16,7 @@ from boardgame_envs.games.mnk import MNKGame
 
 @pytest.fixture(scope="module")
 def script():
-    return load_baseline("first_seat_vs_solver")
+    return load_baseline("studies/first_seat_vs_solver")
 
 
 def test_judge_on_positions_worked_by_hand(script):

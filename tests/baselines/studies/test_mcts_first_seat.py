@@ -14,7 +14,7 @@ from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, NetworkP
 
 @pytest.fixture(scope="module")
 def script():
-    return load_baseline("mcts_first_seat")
+    return load_baseline("studies/mcts_first_seat")
 
 
 @pytest.fixture(scope="module")

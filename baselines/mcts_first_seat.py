@@ -1,0 +1,5 @@
+"""Moved to baselines/studies/mcts_first_seat.py; this stub runs it from there until the next release."""
+
+from moved import run_moved  # baselines/moved.py, beside this stub
+
+run_moved(globals(), "studies/mcts_first_seat.py")
