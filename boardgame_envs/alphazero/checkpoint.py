@@ -21,7 +21,7 @@ from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.protocol import as_family
-from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_tensors
+from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_tensors, state_dict_misfit
 from boardgame_envs.safeio import stale_temporaries as temporaries_in
 
 FORMAT = 1
@@ -185,17 +185,7 @@ def _misfit(hparams: dict[str, Any], weights: dict[str, Any]) -> str:
     """
     with torch.device("meta"):
         expected = PolicyValueNet(**hparams).state_dict()
-    for key, tensor in expected.items():
-        stored = weights.get(key)
-        if stored is None:
-            return f"Missing key {key!r}"
-        if not isinstance(stored, torch.Tensor):
-            return f"{key!r} is not a tensor"
-        if stored.shape != tensor.shape:
-            return (f"size mismatch for {key}: the file holds {list(stored.shape)}, "
-                    f"the shape it states needs {list(tensor.shape)}")  # fmt: skip
-    extra = next((key for key in weights if key not in expected), None)
-    return "" if extra is None else f"Unexpected key {str(extra)[:80]!r}"
+    return state_dict_misfit(expected, weights)
 
 
 def first_nonfinite(weights: dict[str, torch.Tensor]) -> str:

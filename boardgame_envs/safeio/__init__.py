@@ -3,6 +3,7 @@ more than its caps, and every file it writes, written so that nothing half-writt
 
 - :func:`read_text` / :func:`read_json`: UTF-8 text and JSON, at most :data:`TEXT_LIMIT` bytes read.
 - :func:`load_tensors`: ``torch.load(weights_only=True)`` with sizes, strides and storages checked.
+- :func:`load_restricted`: a pickle of plain values and named classes from an allow-list, none of them run.
 - :func:`open_zip` / :func:`read_member`: zip entries capped by their declared sizes before inflating.
 - :func:`contained_path`: a name from inside a file stays inside its folder.
 - :func:`atomic_write_bytes` / :func:`atomic_write_text` / :func:`atomic_save_tensors`: temp file, fsync, rename.
@@ -21,14 +22,22 @@ from boardgame_envs.safeio.atomic import (
 )
 from boardgame_envs.safeio.errors import DiskFullError, FileRefusedError
 from boardgame_envs.safeio.paths import contained_path
-from boardgame_envs.safeio.tensors import TENSOR_BYTES_LIMIT, TENSOR_FILE_LIMIT, check_tensors, load_tensors
+from boardgame_envs.safeio.pickles import PICKLE_LIMIT, ClassRef, load_restricted
+from boardgame_envs.safeio.tensors import (
+    TENSOR_BYTES_LIMIT,
+    TENSOR_FILE_LIMIT,
+    check_tensors,
+    load_tensor_bytes,
+    load_tensors,
+    state_dict_misfit,
+)
 from boardgame_envs.safeio.text import TEXT_LIMIT, parse_json, read_bytes, read_json, read_text
 from boardgame_envs.safeio.zips import ZIP_ENTRIES_LIMIT, open_zip, read_member
 
 __all__ = [
-    "TENSOR_BYTES_LIMIT", "TENSOR_FILE_LIMIT", "TEXT_LIMIT", "ZIP_ENTRIES_LIMIT",
-    "DiskFullError", "FileRefusedError",
+    "PICKLE_LIMIT", "TENSOR_BYTES_LIMIT", "TENSOR_FILE_LIMIT", "TEXT_LIMIT", "ZIP_ENTRIES_LIMIT",
+    "ClassRef", "DiskFullError", "FileRefusedError",
     "atomic_save_tensors", "atomic_write", "atomic_write_bytes", "atomic_write_text", "check_tensors",
-    "contained_path", "load_tensors", "open_zip", "parse_json", "read_bytes", "read_json", "read_member",
-    "read_text", "stale_temporaries",
+    "contained_path", "load_restricted", "load_tensor_bytes", "load_tensors", "open_zip", "parse_json", "read_bytes", "read_json", "read_member",
+    "read_text", "stale_temporaries", "state_dict_misfit",
 ]  # fmt: skip

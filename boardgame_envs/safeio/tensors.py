@@ -11,11 +11,12 @@ shapes' bytes summed against a cap.
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import stat
 import zipfile
-from typing import Any
+from typing import Any, BinaryIO
 
 from boardgame_envs.safeio.errors import FileRefusedError
 from boardgame_envs.safeio.zips import open_zip
@@ -34,24 +35,34 @@ def load_tensors(path: str | os.PathLike, *, limit: int = TENSOR_FILE_LIMIT, wha
     A missing file raises ``FileNotFoundError``; anything refused, :class:`FileRefusedError` in one line
     naming the file (never torch's advice to load with ``weights_only=False``, which would run its code).
     """
-    import torch
-
     where = os.fspath(path)
     with open(where, "rb") as f:
         info = os.fstat(f.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise FileRefusedError(where, f"the {what} is not a regular file")
-        if info.st_size > limit:
-            raise FileRefusedError(where, f"the {what} is {info.st_size:,} bytes, over the {limit:,}-byte limit")
-        if not zipfile.is_zipfile(f):
-            raise FileRefusedError(where, f"the {what} is not a torch file ({_not_zip(f, info.st_size)})")
-        f.seek(0)
-        open_zip(f, total_limit=limit, what=what, where=where).close()
-        f.seek(0)
-        try:
-            data = torch.load(f, map_location="cpu", weights_only=True)
-        except Exception as exc:  # noqa: BLE001 (torch raises RuntimeError, EOFError, UnpicklingError, OSError, KeyError, ...)
-            raise FileRefusedError(where, f"the {what} cannot be read safely: {why_unreadable(exc)}") from None
+        return _load(f, info.st_size, where, what, limit, bytes_limit)
+
+
+def load_tensor_bytes(data: bytes, where: str | os.PathLike, *, limit: int = TENSOR_FILE_LIMIT, what: str = "file",
+                      bytes_limit: int = TENSOR_BYTES_LIMIT) -> Any:  # fmt: skip
+    """:func:`load_tensors` for a torch file held in memory (an entry of a zip), named ``where`` in errors."""
+    return _load(io.BytesIO(data), len(data), os.fspath(where), what, limit, bytes_limit)
+
+
+def _load(f: BinaryIO, size: int, where: str, what: str, limit: int, bytes_limit: int) -> Any:
+    import torch
+
+    if size > limit:
+        raise FileRefusedError(where, f"the {what} is {size:,} bytes, over the {limit:,}-byte limit")
+    if not zipfile.is_zipfile(f):
+        raise FileRefusedError(where, f"the {what} is not a torch file ({_not_zip(f, size)})")
+    f.seek(0)
+    open_zip(f, total_limit=limit, what=what, where=where).close()
+    f.seek(0)
+    try:
+        data = torch.load(f, map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001 (torch raises RuntimeError, EOFError, UnpicklingError, OSError, KeyError, ...)
+        raise FileRefusedError(where, f"the {what} cannot be read safely: {why_unreadable(exc)}") from None
     check_tensors(data, where, what=what, bytes_limit=bytes_limit)
     return data
 
@@ -120,3 +131,23 @@ def _check_tensor(tensor: Any, key: str, path: str | os.PathLike, what: str) -> 
         raise FileRefusedError(path, f"{key} in the {what} has shape {list(shape)}, which needs {max(needed, reach):,} "
                                      f"bytes, but its storage holds {held:,}")  # fmt: skip
     return needed
+
+
+def state_dict_misfit(expected: dict[str, Any], weights: Any) -> str:
+    """The first way ``weights`` differ from ``expected`` (a network's state dict, or its tensors' shapes)
+    in keys or shapes, in words ("" if they fit): compared before any weight is copied into a network."""
+    import torch
+
+    if not isinstance(weights, dict):
+        return "its weights are not a table of tensors"
+    for key, tensor in expected.items():
+        stored = weights.get(key)
+        if stored is None:
+            return f"Missing key {key!r}"
+        if not isinstance(stored, torch.Tensor):
+            return f"{key!r} is not a tensor"
+        if tuple(stored.shape) != tuple(tensor.shape):
+            return (f"size mismatch for {key}: the file holds {list(stored.shape)}, "
+                    f"the shape it states needs {list(tensor.shape)}")  # fmt: skip
+    extra = next((key for key in weights if key not in expected), None)
+    return "" if extra is None else f"Unexpected key {str(extra)[:80]!r}"

@@ -1,9 +1,10 @@
 """Trained Stable-Baselines3 models as policies: the ``sb3:PATH`` spec, and batched actors for pools and ratings.
 
 ``make_policy("sb3:runs/ppo.zip")`` (or ``boardgame-envs rate sb3:runs/ppo.zip --game tictactoe``)
-loads a MaskablePPO, PPO, A2C or DQN zip (the algorithm is read from the file) and plays
-its greedy move; ``sb3:PATH:sample=true`` samples from its policy instead (PPO-family
-models only: DQN has no distribution to sample). Arguments: ``sample``, ``layout``
+loads a MaskablePPO, PPO, A2C or DQN zip (the algorithm is read from the file; nothing in it
+is unpickled: :mod:`boardgame_envs.selfplay.sb3_file`) and plays its greedy move;
+``sb3:PATH:sample=true`` samples from its policy instead (PPO-family models only: DQN has
+no distribution to sample). Arguments: ``sample``, ``layout``
 (``hwc``, ``chw`` or ``flat``: how the env the model learned on laid out its observations;
 read from the model's observation shape unless it fits two layouts), ``device``,
 ``torch_threads`` (torch's CPU threads, set process-wide when the spec is made: 1 by
@@ -18,16 +19,14 @@ masked out, for models trained with masks or without.
 
 from __future__ import annotations
 
-import json
 import os
-import zipfile
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from boardgame_envs.policies.base import game_state_of, set_torch_threads
 from boardgame_envs.policies.registry import PolicySpecError
+from boardgame_envs.selfplay.sb3_file import Sb3Model, read_model, read_plan
 
 LAYOUTS = ("hwc", "chw", "flat")
 
@@ -72,42 +71,27 @@ def encode(planes: np.ndarray, layout: str) -> np.ndarray:
 
 
 def algorithm_of(path: str | os.PathLike) -> Any:
-    """The SB3 class that saved the zip at ``path`` (MaskablePPO, PPO, A2C or DQN), read from its ``data`` entry."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no SB3 model at {path}")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            data = json.loads(archive.read("data"))
-        module = data["policy_class"]["__module__"]
-    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, TypeError) as exc:
-        raise ValueError(f"{path} is not a model saved by Stable-Baselines3 ({type(exc).__name__}: {exc})") from None
-    if module.startswith("sb3_contrib.common.maskable"):
+    """The SB3 class that saved the zip at ``path`` (MaskablePPO, PPO, A2C or DQN), read from its ``data`` entry
+    without unpickling (:func:`~boardgame_envs.selfplay.sb3_file.read_plan`)."""
+    name = read_plan(path).algorithm
+    if name == "MaskablePPO":
         from sb3_contrib import MaskablePPO
 
         return MaskablePPO
-    if module == "stable_baselines3.dqn.policies":
-        from stable_baselines3 import DQN
+    import stable_baselines3
 
-        return DQN
-    if module == "stable_baselines3.common.policies":  # the actor-critic policies PPO and A2C share
-        from stable_baselines3 import A2C, PPO
-
-        return PPO if "clip_range" in data else A2C
-    raise ValueError(f"{path}: unknown algorithm (policy from {module}); sb3: loads MaskablePPO, PPO, A2C and DQN")
+    return getattr(stable_baselines3, name)
 
 
-def load_model(path: str | os.PathLike, device: str = "cpu") -> Any:
-    """The SB3 model saved at ``path``, whichever of MaskablePPO, PPO, A2C and DQN saved it, to act with.
+def load_model(path: str | os.PathLike, device: str = "cpu") -> Sb3Model:
+    """The policy of the SB3 zip at ``path`` (MaskablePPO, PPO, A2C or DQN) and its spaces, to act with.
 
-    The training schedules are not read back (constants stand in): they are pickled
-    functions, which do not load under another Python version, and acting needs none.
+    Read without unpickling anything from the file (:mod:`boardgame_envs.selfplay.sb3_file`): a zip that
+    carries code, custom classes or a network past the caps is :class:`~boardgame_envs.safeio.FileRefusedError`
+    (a ValueError), one line naming the file; a missing file, FileNotFoundError. The training schedules,
+    buffers and optimizer are not read: acting needs none.
     """
-    algorithm = algorithm_of(path)
-    constant = 0.0
-    schedules = {"learning_rate": constant, "lr_schedule": lambda _: constant, "clip_range": lambda _: constant,
-                 "exploration_schedule": lambda _: constant}  # fmt: skip
-    return algorithm.load(str(path), device=device, custom_objects=schedules)
+    return read_model(path, device)
 
 
 class Sb3Actor:
