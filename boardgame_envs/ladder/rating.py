@@ -9,7 +9,7 @@ of the policy with every level held at its published rating, and its interval is
 the profile-likelihood one (:func:`boardgame_envs.ladder.elo.fit_against`): no
 virtual games, which pulled a few games' estimate towards the middle level, so a
 95% interval covers the truth about 95% of the time from 4 games on
-(``baselines/results/rate_coverage.md``). A policy that won (lost) every game gets a
+(``baselines/studies/results/rate_coverage.md``). A policy that won (lost) every game gets a
 one-sided bound, never a two-sided interval. The interval measures the policy's
 games only, on the published scale (each level's own interval is in the table).
 Games lost by a fault (an engine's crash, timeout, bad answer, illegal move) count as
@@ -158,7 +158,7 @@ class Walk:
 
     It starts at ``start`` (default the middle level); :meth:`record` counts a game, :meth:`advance`
     fits the games so far and moves to the level nearest the estimate. The coverage
-    simulation (``baselines/rate_coverage.py``) drives the same object with scores
+    simulation (``baselines/studies/rate_coverage.py``) drives the same object with scores
     drawn from the Elo model.
     """
 

@@ -136,7 +136,7 @@ def test_a_perfect_player_above_the_ladder_gets_a_bound_not_an_interval():
 
 
 def test_ten_game_intervals_hold_the_truth():
-    """Coverage of the 95% interval on 10 games, on the shipped gomoku15 table (baselines/rate_coverage.py at scale).
+    """Coverage of the 95% interval on 10 games, on the shipped gomoku15 table (baselines/studies/rate_coverage.py at scale).
 
     Issue 30: random (level 0) got +849 (+572 .. +1126) from 10 games. 30 simulated ratings at each of 10 true
     ratings from below the bottom to above the top; at 95% coverage, fewer than 88% hits has a chance under 0.01%.
