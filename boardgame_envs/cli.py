@@ -132,8 +132,6 @@ def replay_record(args: argparse.Namespace) -> int:
     from boardgame_envs.ui.replay import frame, header, replay_terminal
 
     record = load(args.file)
-    if args.gif and record.game:
-        raise ValueError(f"--gif draws m,n,k games only, not {record.game}; leave it out to step through the record")
     if args.gif:
         from boardgame_envs.games.mnk import MNKGame
         from boardgame_envs.render import animate
@@ -141,7 +139,8 @@ def replay_record(args: argparse.Namespace) -> int:
 
         check_writable(args.gif)
         stones = record.stones()  # under an opening rule, its stones in the order laid
-        animate(stones, MNKGame(record.board_size, record.win_length, record.rule), args.gif)
+        game = record.game_object() if record.game else MNKGame(record.board_size, record.win_length, record.rule)
+        animate(stones, game, args.gif)
         print(f"wrote {args.gif}: {len(stones) + 1} frames, {summary(record)}")
         return 0
     if args.moves is None and sys.stdin.isatty():
@@ -153,7 +152,8 @@ def replay_record(args: argparse.Namespace) -> int:
 
 
 def replay(args: argparse.Namespace) -> int:
-    """A game written as a move list ("h8 i9 j10 ...", black first): its final position, or an animation with --gif.
+    """A game written as a move list (its own names, the first player first: "h8 i9 j10 ...", "d d c" in connect
+    four): its final position, or an animation with --gif.
 
     A record (``.sgf``, or a move-list record as the arena saves for other games) goes to :func:`replay_record`.
     """
@@ -165,27 +165,18 @@ def replay(args: argparse.Namespace) -> int:
         raise ValueError("--moves steps through SGF records (arena --save-games); a move list shows its last position")
 
     from boardgame_envs.games.catalog import game_info
-    from boardgame_envs.render import Board, animate
-    from boardgame_envs.ui.replay import read_move_list, result_line
+    from boardgame_envs.render import animate
+    from boardgame_envs.ui.replay import move_list, read_move_list
 
     game = game_info(args.game).game(args.board_size, args.win_length, args.rule)
-    if not hasattr(game, "size"):
-        raise ValueError(f"a bare move list is read for m,n,k games only, not {game.name}: replay the arena's "
-                         "record of the game (arena --save-games DIR)")
-    moves = read_move_list(args.file, game.size)  # bounded as a record is; bad moves quoted short
-    board = Board.from_moves(game, moves)  # an illegal move: IllegalMoveError (a ValueError) naming it
-    state = board.to_state()
-    # The same result line as an SGF record's; an unfinished list says whose move it is.
-    status = result_line(game, state.winner, state.num_moves) if state.terminal else board.status()
+    moves = read_move_list(args.file, game)  # bounded as a record is; bad moves quoted short
+    text, status = move_list(game, moves)  # an illegal move: IllegalMoveError (a ValueError) naming it
     if args.gif:
         check_writable(args.gif)
         animate(moves, game, args.gif)
         print(f"wrote {args.gif}: {len(moves) + 1} frames, {status}")
         return 0
-    from boardgame_envs.envs.text import render_ansi
-
-    print(render_ansi(state))
-    print(f"{board.title()}: {status}")
+    print(text)  # the board, then the game and its result (whose move it is, for an unfinished list)
     return 0
 
 
@@ -263,10 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=pbrain)
     from boardgame_envs.ladder import cli as ladder_cli  # imports nothing heavy
 
-    rp = sub.add_parser("replay", help="step through a saved game (SGF from arena --save-games, or a move list "
-                        "h8 i9 ...); --gif writes an animation")
-    rp.add_argument("file", help="an SGF record (.sgf: Enter/n next, p previous, a number jumps, q quits) or a text "
-                    "file of moves in renju notation, black first, separated by spaces")
+    rp = sub.add_parser("replay", help="step through a saved game (a record from arena --save-games, or a move list "
+                        "h8 i9 ...) of any game; --gif writes an animation")
+    rp.add_argument("file", help="a record (.sgf, or a move-list record: Enter/n next, p previous, a number jumps, "
+                    "q quits) or a text file of moves as the game names them (h8, d, ...), the first player first, "
+                    "separated by spaces")
     add_game_arguments(rp, default="renju")
     rp.add_argument("--moves", type=int, metavar="K", help="SGF: print the position after K moves and exit")
     rp.add_argument("--gif", metavar="OUT", help="write the game as an animation (.gif, .png, .webp; .mp4 with the video extra)")

@@ -3,8 +3,9 @@
 It marks the last move and, under renju, the points forbidden for black;
 once the game is over, a last line says the result. :func:`render_ansi` is
 the m,n,k family's board in renju notation; :func:`render_text` draws any
-game of the protocol, with the coordinates its cells' names give and a line
-naming the last move when it was no cell (a pass).
+game of the protocol, with the coordinates its cells' names give (or, where
+they give none, each free cell's name written in it) and a line naming the
+last move when it was no cell (a pass).
 Pictures (``rgb_array``, ``human``) are drawn by :mod:`boardgame_envs.render`.
 """
 
@@ -67,46 +68,80 @@ def render_ansi(state: MNKState) -> str:
 def coordinates(game: Any) -> tuple[list[str], list[str]]:
     """The column and row labels of ``game``'s text board, read from the names of the actions its cells mean.
 
-    Where every cell of a column means one action (connect four's columns), the
-    columns carry its name and the rows nothing. Where every cell is its own action
-    and each name is one letter (the column's, shared down it) followed by the
-    row's label (shared along it), as in ``"b2"``, both are labelled. Otherwise
-    (names that do not split so) there are no coordinates: ``([], [])``.
+    Where every cell of a column that means an action means one action
+    (connect four's columns), the columns carry its name and the rows nothing.
+    Where each name is a column part (its leading letters, shared down the
+    column) followed by a row part (shared along the row), as in ``"b2"``, both
+    are labelled; cells that mean no action (a dot or a box between the lines of
+    dots and boxes) are skipped, and a line without any is labelled ``""``.
+    Otherwise (names that do not split so) there are no coordinates: ``([], [])``,
+    and :func:`render_text` writes each free cell's name in it instead.
     """
     rows, cols = game.shape
     actions = [[action_at_cell(game, r * cols + c) for c in range(cols)] for r in range(rows)]
-    if any(a is None for line in actions for a in line):
+    placed = [(r, c, a) for r in range(rows) for c in range(cols) if (a := actions[r][c]) is not None]
+    if not placed:
         return [], []
-    if all(len({actions[r][c] for r in range(rows)}) == 1 for c in range(cols)) and rows > 1:
-        return [game.action_name(actions[0][c]) for c in range(cols)], []
-    names = [[game.action_name(a) for a in line] for line in actions]
-    column_labels = [names[0][c][:1] for c in range(cols)]
-    row_labels = [names[r][0][1:] for r in range(rows)]
-    if len(set(column_labels)) < cols or len(set(row_labels)) < rows or not all(row_labels):
-        return [], []
-    if any(names[r][c] != column_labels[c] + row_labels[r] for r in range(rows) for c in range(cols)):
+    per_column = [{a for r, c_, a in placed if c_ == c} for c in range(cols)]
+    if rows > 1 and all(len(column) == 1 for column in per_column):
+        return [game.action_name(next(iter(column))) for column in per_column], []
+    column_labels, row_labels = [""] * cols, [""] * rows
+    for r, c, a in placed:
+        name = game.action_name(a)
+        letters = len(name) - len(name.lstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+        column, row = name[:letters], name[letters:]
+        if not column or not row or column_labels[c] not in ("", column) or row_labels[r] not in ("", row):
+            return [], []
+        column_labels[c], row_labels[r] = column, row
+    named_columns, named_rows = [x for x in column_labels if x], [x for x in row_labels if x]
+    if len(set(named_columns)) < len(named_columns) or len(set(named_rows)) < len(named_rows):
         return [], []
     return column_labels, row_labels
 
 
+def _fields(state: Any, names: bool) -> list[list[str]]:
+    """What each cell shows: its stone (``X``/``O``); an empty cell that means an action ``.`` (or, with
+    ``names``, that action's name); an empty cell that means none (a dot, a box) a blank."""
+    game = state.game
+    rows, cols = game.shape
+    out = []
+    for r in range(rows):
+        line = []
+        for c in range(cols):
+            cell = r * cols + c
+            value = int(state.board[cell])
+            action = action_at_cell(game, cell)
+            if value or action is None:
+                line.append(CELL_CHARS[value] if value else " ")
+            else:
+                line.append(game.action_name(action) if names else CELL_CHARS[0])
+        out.append(line)
+    return out
+
+
 def render_text(state: Any) -> str:
     """Any protocol state as text: the cells, rows top first, with coordinates where the cells' names give them
-    (:func:`coordinates`), the last cell in brackets, the last move named when it was no cell, then the result."""
+    (:func:`coordinates`), else each free cell showing its move's name, so every board says how to name a move;
+    the last cell in brackets, the last move named when it was no cell (a pass), then the result."""
     game = state.game
     rows, cols = game.shape
     column_labels, row_labels = coordinates(game)
+    fields = _fields(state, names=not column_labels)
+    size = max(len(field) for line in fields for field in line)  # 1, or the longest name written in a cell
     width = max((len(label) for label in row_labels), default=-1) + 1  # a row label and its space
-    lines = [" " * (width + 1) + " ".join(column_labels)] if column_labels else []
+    header = " " * (width + 1) + " ".join(f"{label:<{size}}" for label in column_labels)
+    lines = [header.rstrip()] if column_labels else []
     for r in range(rows):
-        text = ""
+        text, close = "", False  # close: the last move's "]" is due in place of the next separator
         for c in range(cols):
-            cell = r * cols + c
-            sep = "[" if cell == state.last_move else "]" if c and cell - 1 == state.last_move else " "
-            text += sep + CELL_CHARS[int(state.board[cell])]
-        text += "]" if state.last_move == r * cols + cols - 1 else ""
+            field, last = fields[r][c], r * cols + c == state.last_move
+            text += "[" if last else "]" if close else " "
+            close = last and len(field) == size
+            text += f"{field}]{'':<{size - len(field) - 1}}" if last and not close else f"{field:<{size}}"
+        text += "]" if close else ""
         if row_labels:
             text = f"{row_labels[r]:>{width - 1}} {text}{'' if text.endswith(']') else ' '}{row_labels[r]}"
-        lines.append(text)
+        lines.append(text.rstrip() if not row_labels else text)
     if row_labels:
         lines.append(lines[0])
     lines.append(f"X {game.player_name(FIRST)} (first)  O {game.player_name(SECOND)}  [ ] last move")

@@ -10,7 +10,7 @@ runs along the columns from 0 to ``columns`` and ``y`` down the rows from 0 to
 + 1)`` and its centre is ``(c + 0.5, r + 0.5)``. Colours are the players'
 (``player`` 1 or 2; 0 is the look's ink), taken from the game's look,
 ``game.marks``: ``"discs"`` (connect four's red and yellow in a blue frame),
-``"stones"`` (black and white on wood; a game that names none) or ``"marks"``
+``"stones"`` (black and white on wood; a game that names none) or ``"crosses"``
 (X and O, red and blue ink on paper).
 
 The canvas only records shapes, in pixels: :class:`~boardgame_envs.render.scene.Rect`,
@@ -31,9 +31,9 @@ from boardgame_envs.render.scene import RGB, Circle, Line, Rect, Shape, Text
 # A look's colours: the frame, an empty cell, the first player's piece, the second's, the last move's mark.
 CELL_COLOURS = np.array([(28, 78, 196), (245, 245, 245), (214, 40, 40), (240, 200, 30), (20, 20, 20)], dtype=np.uint8)
 STONE_COLOURS = np.array([(220, 179, 92), (196, 152, 70), (22, 22, 22), (246, 246, 240), (214, 38, 38)], dtype=np.uint8)
-MARK_COLOURS = np.array([(250, 250, 245), (250, 250, 245), (200, 50, 50), (40, 90, 200), (255, 214, 90)], dtype=np.uint8)
-PALETTES = {"discs": CELL_COLOURS, "stones": STONE_COLOURS, "marks": MARK_COLOURS}  # by the game's ``marks``
-INK: dict[str, RGB] = {"discs": (20, 20, 20), "stones": (50, 36, 20), "marks": (50, 50, 60)}  # lines and dots of nobody
+CROSS_COLOURS = np.array([(250, 250, 245), (250, 250, 245), (200, 50, 50), (40, 90, 200), (255, 214, 90)], dtype=np.uint8)
+PALETTES = {"discs": CELL_COLOURS, "stones": STONE_COLOURS, "crosses": CROSS_COLOURS}  # by the game's ``marks``
+INK: dict[str, RGB] = {"discs": (20, 20, 20), "stones": (50, 36, 20), "crosses": (50, 50, 60)}  # lines and dots of nobody
 HINT: RGB = (30, 150, 70)
 DISC_RADIUS, RING_RADIUS = 0.4, 0.46  # of a cell: a piece of the cell look, and the ring round the last one
 
@@ -104,9 +104,9 @@ class Canvas:
 
     # ------------------------------------------------------------- the cell look
     def board(self) -> None:
-        """What the look shows under its pieces: the lines between the cells for marks, nothing more for discs and
+        """What the look shows under its pieces: the lines between the cells for crosses, nothing more for discs and
         stones (their empty cells are pieces of nobody)."""
-        if self.look != "marks":
+        if self.look != "crosses":
             return
         w = max(2.0, self.cell * 0.05)
         for c in range(1, self.columns):
@@ -115,9 +115,9 @@ class Canvas:
             self.items.append(Line(0, r * self.cell, self.width, r * self.cell, self.ink, w))
 
     def piece(self, cell: int, player: int, alpha: float = 1.0) -> None:
-        """``player``'s piece in ``cell`` in the game's look (0: the empty cell's hole; marks draw nothing there)."""
+        """``player``'s piece in ``cell`` in the game's look (0: the empty cell's hole; crosses draw nothing there)."""
         x, y = self._px(*self.center(cell))
-        if self.look != "marks":
+        if self.look != "crosses":
             self.items.append(Disc(x, y, 0.0, self.cell * DISC_RADIUS, self.rgb(1 + self.check(player)), alpha))
             return
         p, colour = self.cell, self.colour(self.check(player))
@@ -129,9 +129,9 @@ class Canvas:
             self.items.append(Circle(x, y, p * 0.29, None, colour, p * 0.1, alpha))
 
     def last(self, cell: int) -> None:
-        """Mark ``cell`` as the last move's: a ring round the piece (a frame inside the cell for marks)."""
+        """Mark ``cell`` as the last move's: a ring round the piece (a frame inside the cell for crosses)."""
         x, y = self._px(*self.center(cell))
-        if self.look != "marks":
+        if self.look != "crosses":
             self.items.append(Disc(x, y, self.cell * DISC_RADIUS, self.cell * RING_RADIUS, self.rgb(4)))
             return
         h, w = self.cell / 2, max(2.0, self.cell * 0.06)
@@ -170,4 +170,4 @@ class Canvas:
         self.items.append(Circle(*self._px(x, y), radius * self.cell, None, color, width * self.cell))
 
 
-__all__ = ["CELL_COLOURS", "STONE_COLOURS", "MARK_COLOURS", "PALETTES", "Canvas", "Disc", "look", "palette"]
+__all__ = ["CELL_COLOURS", "STONE_COLOURS", "CROSS_COLOURS", "PALETTES", "Canvas", "Disc", "look", "palette"]

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from boardgame_envs.games.mnk import MNKState
 from boardgame_envs.games.opening_game import OpeningState
 from boardgame_envs.games.protocol import action_at_cell, cell_of, check_action, draw, last_other_action
-from boardgame_envs.render.canvas import CELL_COLOURS, MARK_COLOURS, PALETTES, STONE_COLOURS, Canvas, Item, palette
+from boardgame_envs.render.canvas import CELL_COLOURS, CROSS_COLOURS, PALETTES, STONE_COLOURS, Canvas, Item, palette
 from boardgame_envs.render.scene import BAND, BAND_TEXT, Options, Rect, Text
 
 DEFAULT_CELL = 48  # pixels a cell, when the options name none
@@ -129,5 +129,5 @@ class CellGeometry:
         return (cell % self.cols + 0.5) * self.cell, (cell // self.cols + 0.5) * self.cell
 
 
-__all__ = ["CELL_COLOURS", "MARK_COLOURS", "PALETTES", "STONE_COLOURS", "CellGeometry", "CellPicture", "cell_state",
+__all__ = ["CELL_COLOURS", "CROSS_COLOURS", "PALETTES", "STONE_COLOURS", "CellGeometry", "CellPicture", "cell_state",
            "layout_cells", "palette", "status_text"]  # fmt: skip

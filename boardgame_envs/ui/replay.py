@@ -1,9 +1,10 @@
 """Step through a saved game (an SGF record) in the terminal: ``boardgame-envs replay FILE``.
 
-A game written as a move list (``h8 i9 j10 ...``) is read by :func:`read_move_list`, within
-the same size limit as an SGF record (:data:`~boardgame_envs.arena.records.MAX_SGF_BYTES`),
-and a move it cannot read is quoted as a short excerpt: neither an endless file nor a huge
-token reaches memory or the terminal whole.
+A game written as a move list (``h8 i9 j10 ...``, or any game's own names: ``d d c`` in
+connect four) is read by :func:`read_move_list`, within the same size limit as an SGF record
+(:data:`~boardgame_envs.arena.records.MAX_SGF_BYTES`), and a move it cannot read is quoted
+as a short excerpt: neither an endless file nor a huge token reaches memory or the terminal
+whole; :func:`move_list` shows where it leads.
 
 Enter or ``n`` shows the next move, ``p`` the previous one, a number jumps to
 the position after that many moves, ``q`` (or the end of input) quits. The
@@ -26,9 +27,10 @@ import os
 
 from boardgame_envs.arena.records import MAX_SGF_BYTES, GameRecord, read_record_text
 from boardgame_envs.envs.opening_env import render_opening_text
-from boardgame_envs.envs.text import render_ansi
+from boardgame_envs.envs.text import render_ansi, render_text
 from boardgame_envs.games.mnk import MNKGame
-from boardgame_envs.games.notation import parse_point, point_name
+from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.protocol import IllegalMoveError, as_family
 from boardgame_envs.games.opening_rules import CHOOSE, OFFER
 from boardgame_envs.ui.escape import printable
 
@@ -52,26 +54,54 @@ def shown(record: GameRecord) -> GameRecord:
     return record if all(getattr(record, k) == v for k, v in fields.items()) else dataclasses.replace(record, **fields)
 
 
-def read_move_list(path: str | os.PathLike, n: int, limit: int = MAX_SGF_BYTES) -> list[int]:
-    """The actions of the move list at ``path`` (names like ``h8``, black first) on an ``n x n`` board.
+def read_move_list(path: str | os.PathLike, game: Any, limit: int = MAX_SGF_BYTES) -> list[int]:
+    """The actions of the move list at ``path``, the game's names for them (``h8``, ``d``), the first player first.
 
-    Moves are separated by spaces, commas or line breaks. At most ``limit`` bytes are read
-    (an endless file such as ``/dev/zero`` is refused after that many); raises ``ValueError``
-    in one line naming the file: unreadable, over the limit, not UTF-8, or the first move
-    that is not a point (quoted whole if short, else as an excerpt).
+    ``game`` is any game of the protocol (its ``parse_action`` reads a name), or
+    the side of an m,n,k board. Moves are separated by spaces, commas or line
+    breaks. At most ``limit`` bytes are read (an endless file such as ``/dev/zero``
+    is refused after that many); raises ``ValueError`` in one line naming the
+    file: unreadable, over the limit, not UTF-8, or the first move that the game
+    cannot read (quoted whole if short, else as an excerpt).
     """
+    if not hasattr(game, "parse_action"):
+        game = MNKGame(int(game), 3)  # a board side: its names are the board's points
     where = os.fspath(path)
     text = read_record_text(path, limit)  # RecordError, a ValueError
     actions = []
     for i, token in enumerate(text.replace(",", " ").split(), start=1):
         try:
-            actions.append(parse_point(token, n))
+            actions.append(game.parse_action(token))
         except ValueError as exc:
             if len(token) <= EXCERPT_CHARS:
                 raise ValueError(f"{where}: move {i}: {printable(str(exc))}") from None
             excerpt = printable(f"{token[:EXCERPT_CHARS]}... ({len(token) - EXCERPT_CHARS} more characters)")
-            raise ValueError(f"{where}: move {i}: cannot read '{excerpt}' as a point: write it like 'h8'") from None
+            like = game.action_name(game.num_actions // 2)  # an action of the middle: h8 on 15x15, d in connect four
+            raise ValueError(f"{where}: move {i}: cannot read '{excerpt}' as a move: write it like '{like}'") from None
     return actions
+
+
+def move_list(game: Any, actions: list[int]) -> tuple[str, str]:
+    """Where ``actions`` lead in ``game`` (any game of the catalog or the protocol): the board as text with a line
+    naming the game and the result, and that result alone (``Red wins · 7 moves``; whose move it is while the game
+    goes on). Each move is checked by the rules: an illegal one raises
+    :class:`~boardgame_envs.games.protocol.IllegalMoveError` naming it."""
+    from boardgame_envs.render import Board
+    from boardgame_envs.render.cells import status_text
+
+    state = game.new_state()
+    for i, action in enumerate(actions, start=1):
+        reason = state.illegal_reason(action)
+        if reason is not None:
+            raise IllegalMoveError(f"move {i}: {reason}")
+        state.play(action)
+    status = result_line(game, state.winner, state.num_moves) if state.terminal else None
+    if as_family(game, "mnk") is not None:  # the family's own board and status: renju notation, forbidden points
+        board = Board.from_state(state, actions)
+        status = status or board.status()
+        return f"{render_ansi(state)}\n{board.title()}: {status}", status
+    status = status or status_text(state)
+    return f"{render_text(state)}\n{game.describe()}: {status}", status
 
 
 def position(record: GameRecord, moves: int) -> Any:
@@ -128,8 +158,6 @@ def frame(record: GameRecord, moves: int) -> str:
         board = render_opening_text(state, tuple(printable(name) for name in seats(record)))
         last = "start" if moves == 0 else ruled_action(record, moves)
     elif record.game:  # a game other than m,n,k: its own text board and notation
-        from boardgame_envs.envs.text import render_text
-
         board = render_text(state)
         game, mover = state.game, position(record, moves - 1).to_move if moves else 0
         last = "start" if moves == 0 else f"{game.player_name(mover)} {game.action_name(record.moves[moves - 1])}"

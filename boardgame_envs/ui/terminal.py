@@ -2,7 +2,9 @@
 
 Moves are typed as the game names them (renju notation, ``h8`` on 15x15 and
 ``b2`` the centre of tic-tac-toe, or ``row,col``; a column ``a``..``g`` in
-connect four; an action that is no cell by its name, ``pass``); ``undo`` takes back your last move and the
+connect four; an action that is no cell by its name, ``pass``), which the text
+board shows (its coordinates, or each free cell's name); the help line's
+example is a legal move of the position it is shown in; ``undo`` takes back your last move and the
 reply (the session's one rule, :class:`~boardgame_envs.ui.session.PlaySession`),
 ``hint`` asks the alpha-beta search, ``quit`` (or end of input) stops. Bad
 input is explained in one line and asked again.
@@ -19,20 +21,28 @@ from boardgame_envs.ui.escape import printable
 from boardgame_envs.ui.session import PlaySession
 
 
-def usage(game: Any) -> str:
-    """How to type a move of ``game``, with the middle action (the centre of a square board) as the example."""
-    if hasattr(game, "size"):  # the m,n,k family also reads row,col
-        n = game.size
-        point = f"a point ({game.action_name((n // 2) * n + n // 2)} or row,col)"
+def usage(position: Any) -> str:
+    """How to type a move in ``position`` (a state; a game stands for its start), with a legal action of it as the
+    example: the free cell nearest the middle of the board (the centre of a square one), or, where no cell is
+    free, the first legal action."""
+    state = position if hasattr(type(position), "legal_mask") else position.new_state()
+    game = state.game
+    legal = [int(a) for a in state.legal_actions()]
+    cells = [a for a in legal if cell_of(game, a) is not None]
+    n = getattr(game, "size", None)  # the m,n,k family (and its opening rules) also reads row,col
+    middle = (n // 2) * n + n // 2 if n else game.num_actions // 2
+    example = min(cells, key=lambda a: (abs(a - middle), a)) if cells else None
+    if n:
+        parts = [f"a point ({game.action_name(example)} or row,col)"] if example is not None else []
         decisions = getattr(game, "decisions", ())  # an opening rule's: swap, keep, offers=2, ...
         if decisions:
-            point += f" or a decision of the opening ({', '.join(decisions)})"
-        return f"type {point}, or: undo, hint, quit"
-    example = game.num_actions // 2
-    if cell_of(game, example) is None:  # the middle action is no cell: show a cell's instead
-        example = next(a for a in range(game.num_actions) if cell_of(game, a) is not None)
-    others = "".join(f" or {game.action_name(a)}" for a in other_actions(game))  # a pass, by its name
-    return f"type a move ({game.action_name(example)}){others}, or: undo, hint, quit"
+            parts.append(f"a decision of the opening ({', '.join(decisions)})")
+        return f"type {' or '.join(parts) or 'a move'}, or: undo, hint, quit"
+    if example is None and legal:
+        example = legal[0]
+    shown = f" ({game.action_name(example)})" if example is not None else ""
+    others = "".join(f" or {game.action_name(a)}" for a in other_actions(game) if a != example)  # a pass, by its name
+    return f"type a move{shown}{others}, or: undo, hint, quit"
 
 
 def play_terminal(
@@ -49,10 +59,11 @@ def play_terminal(
     """
     session = PlaySession(env_fn, opponent, human_first=human_first, hint_policy=hint_policy)
     game = session.state.game
-    help_text = usage(game)
     human = session.human
     colour = game.player_name(session.human_seat)
-    print_fn(f"You play {human} ({colour}). {help_text}.")
+    # How to type a move, with an example legal where the person first moves (after the opponent's opening move).
+    told = session.humans_turn
+    print_fn(f"You play {human} ({colour}). {usage(session.state)}." if told else f"You play {human} ({colour}).")
     while not session.over:
         if not session.humans_turn:
             try:
@@ -65,6 +76,10 @@ def play_terminal(
             session.play(action)
             continue
         print_fn(session.env.render())
+        if not told:
+            told = True
+            line = usage(session.state)
+            print_fn(f"{line[:1].upper()}{line[1:]}.")
         try:
             text = input_fn(f"{human}> ").strip()
         except EOFError:
@@ -83,7 +98,7 @@ def play_terminal(
         try:
             session.play(game.parse_action(text))
         except ValueError as exc:  # unreadable text, a point off the board, an illegal move (IllegalMoveError)
-            print_fn(f"{printable(str(exc))}. {help_text}.")
+            print_fn(f"{printable(str(exc))}. {usage(session.state)}.")  # an example that is legal now
     if session.forfeit is None:
         print_fn(session.env.render())
     winner = session.winner()

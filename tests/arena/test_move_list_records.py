@@ -51,17 +51,16 @@ def test_an_mnk_record_is_sgf_not_a_move_list():
         to_move_list(GameRecord(board_size=3, rule="freestyle", black="a", white="b", moves=[4], winner=0, win_length=3))
 
 
-def test_replay_shows_the_record_and_refuses_what_it_cannot_draw(tmp_path, capsys):
+def test_replay_shows_the_record_draws_it_and_reads_a_bare_move_list(tmp_path, capsys):
     path = save(WON, tmp_path / "game.sgf")
     assert main(["replay", str(path), "--moves", "7"]) == 0
     out = capsys.readouterr().out
     assert "red mcts:simulations=50 - yellow pbrain:/opt/x: connect four, 6x7" in out
     assert "Red wins · 7 moves: red makes 4 in a row" in out and "move 7/7: red a" in out
-    assert main(["replay", str(path), "--gif", str(tmp_path / "g.gif")]) == 2
-    assert "--gif draws m,n,k games only, not connect_four" in capsys.readouterr().err
+    assert main(["replay", str(path), "--gif", str(tmp_path / "g.gif")]) == 0  # drawn as any game is (issue 49)
+    assert "wrote" in capsys.readouterr().out and (tmp_path / "g.gif").stat().st_size > 0
     bare = tmp_path / "moves.txt"
     bare.write_text("d d c")
     assert not is_record(bare) and not is_record(tmp_path / "missing.txt")
-    assert main(["replay", str(bare), "connect_four"]) == 2
-    err = capsys.readouterr().err
-    assert "a bare move list is read for m,n,k games only, not connect_four" in err and err.count("\n") == 1
+    assert main(["replay", str(bare), "connect_four"]) == 0  # a bare move list, in the game's own names
+    assert capsys.readouterr().out.splitlines()[-1] == "connect four, 6x7: Move 4 · Yellow to move"

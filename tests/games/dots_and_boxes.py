@@ -112,7 +112,7 @@ class DotsAndBoxesGame:
     def symmetries(self) -> Sequence[np.ndarray]:
         return [self._action_of[perm[self.line_cells]] for perm in self.cell_symmetries()]
 
-    marks = "marks"  # drawn in ink on paper: the first player's lines and boxes red, the second's blue
+    marks = "crosses"  # drawn as X and O are, on paper: the first player's lines and boxes red, the second's blue
 
     def draw(self, state: DotsAndBoxesState, canvas: Any) -> None:
         """The drawing hook (docs/render.md): owned boxes shaded in their owner's colour, the lines drawn so far in

@@ -15,7 +15,7 @@ from boardgame_envs.envs.factory import make_env
 from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.games.catalog import GAMES, game_info
 from boardgame_envs.games.protocol import draw, draw_cells
-from boardgame_envs.render.canvas import MARK_COLOURS, STONE_COLOURS, Canvas
+from boardgame_envs.render.canvas import CROSS_COLOURS, STONE_COLOURS, Canvas
 from boardgame_envs.render.raster import render_cells
 from games.dots_and_boxes import DotsAndBoxesGame
 from games.misere_game import AvoidThreeGame
@@ -102,7 +102,7 @@ def test_dots_and_boxes_draws_lines_dots_and_boxes_not_stones():
     def at(x, y):  # the pixel at board units (x, y)
         return tuple(int(v) for v in picture[int(y * cell), int(x * cell)])
 
-    red, blue, paper = (tuple(int(v) for v in MARK_COLOURS[i]) for i in (2, 3, 0))
+    red, blue, paper = (tuple(int(v) for v in CROSS_COLOURS[i]) for i in (2, 3, 0))
     assert at(1.5, 0.5) == red and at(0.5, 1.5) == blue  # b1 drawn by red, a2 by blue, each in its colour
     assert at(2.5, 0.5) == INK and at(0.5, 4.5) == INK  # dots at the grid's even cells
     assert at(3.5, 2.5) == paper  # d3 is not drawn: paper
@@ -121,7 +121,7 @@ def test_dots_and_boxes_draws_lines_dots_and_boxes_not_stones():
 
 def test_the_cell_look_draws_the_games_marks():
     class Marked(AvoidThreeGame):  # the misère game, drawn as X and O
-        marks = "marks"
+        marks = "crosses"
 
     state = _played(Marked(), "b2 a1")
     canvas = Canvas(state.game, 60)
@@ -129,7 +129,7 @@ def test_the_cell_look_draws_the_games_marks():
     kinds = [type(item).__name__ for item in canvas.items]
     assert kinds.count("Line") == 4 + 2 and kinds.count("Circle") == 1  # the grid, an X; an O
     picture = render_cells(state, 60)
-    x_red, o_blue = (tuple(int(v) for v in MARK_COLOURS[i]) for i in (2, 3))
+    x_red, o_blue = (tuple(int(v) for v in CROSS_COLOURS[i]) for i in (2, 3))
     assert picture[90, 90].tolist() == list(x_red) and o_blue in _colours(picture)  # X's crossing at b2's centre
 
 
