@@ -12,8 +12,9 @@ its weights fixes the board size. That is why the file says which game it learne
 would load and play on without complaint.
 
 A file is ``{"shape": (planes, channels, layers), "weights": state_dict, "game": ...}``,
-read with ``torch.load(weights_only=True)`` (no code runs on loading); ``game`` is
-absent in the training run's own snapshots.
+read through the loading layer (``torch.load(weights_only=True)``, tensors checked against
+their storage: no code runs, no memory past the file's), its shape capped and checked against
+the stored tensors before the network is built; ``game`` is absent in the training run's own snapshots.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from torch import nn
 
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.policies.registry import PolicySpecError
+from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_tensors, state_dict_misfit
 from boardgame_envs.selfplay.sb3_policy import encode, set_spec_threads
 
 
@@ -57,37 +59,65 @@ class BoardNet(nn.Module):
 
 
 def save_net(net: BoardNet, path: str | os.PathLike, game: Any = None) -> None:
-    """Write ``net`` (its shape and weights, and ``game`` if given: the game it learned) to ``path``."""
+    """Write ``net`` (its shape and weights, and ``game`` if given: the game it learned) to ``path``, atomically."""
     data: dict[str, Any] = {"shape": net.shape, "weights": net.state_dict()}
     if game is not None:
         from boardgame_envs.alphazero.checkpoint import game_to_dict
 
         data["game"] = game_to_dict(game)
-    torch.save(data, path)
+    atomic_save_tensors(data, path)
+
+
+#: The most parameters a BoardNet file may state: 25 million (100 MB in float32); the shipped ones have about 40 thousand.
+PARAMETERS_LIMIT = 25_000_000
+_SHAPE_LIMITS = (("planes", 64), ("channels", 1024), ("layers", 64))
+
+
+def parameter_count(planes: int, channels: int, layers: int) -> int:
+    """The parameters of ``BoardNet(planes, channels, layers)``, from the numbers alone."""
+    body = (planes * 9 + 1) * channels + (layers - 1) * (channels * 9 + 1) * channels
+    return body + (channels + 1) + (2 * channels * 64 + 64) + (64 + 1)
 
 
 def load_net(path: str | os.PathLike) -> tuple[BoardNet, Any]:
     """The network saved at ``path`` (in eval mode) and its game (None where the file names none).
 
-    A missing file raises FileNotFoundError; anything that is not such a file, a ValueError naming it.
+    Read through :func:`~boardgame_envs.safeio.load_tensors` (tensors only, checked against their storage);
+    the stated shape is checked against its bounds and :data:`PARAMETERS_LIMIT`, and the stored tensors'
+    shapes against it, before the network is built. A missing file raises FileNotFoundError; anything
+    that is not such a file, a ValueError (:class:`~boardgame_envs.safeio.FileRefusedError`) naming it.
     """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no network file at {path}")
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-        planes, channels, layers = (int(v) for v in data["shape"])
-        if not (1 <= planes <= 64 and 1 <= channels <= 1024 and 1 <= layers <= 64):
-            raise ValueError(f"implausible shape {data['shape']!r}")
-        net = BoardNet(planes, channels, layers)
-        net.load_state_dict(data["weights"])
-        game = None
-        if data.get("game") is not None:
-            from boardgame_envs.alphazero.checkpoint import game_from_dict
+    data = load_tensors(path, what="BoardNet file")
+    if not isinstance(data, dict) or not {"shape", "weights"} <= set(data):
+        raise FileRefusedError(path, "not a BoardNet file (no shape and weights)")
+    shape = data["shape"]
+    if not isinstance(shape, (tuple, list)) or len(shape) != 3:
+        raise FileRefusedError(path, f"not a BoardNet file: its shape is {repr(shape)[:60]}, not (planes, channels, layers)")
+    for (name, most), value in zip(_SHAPE_LIMITS, shape):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+            raise FileRefusedError(path, f"its stated shape has {name}={repr(value)[:30]}, expected 1..{most}")
+    count = parameter_count(*shape)
+    if count > PARAMETERS_LIMIT:
+        raise FileRefusedError(path, f"its stated shape {tuple(shape)} is a network of {count:,} parameters, over "
+                                     f"the limit of {PARAMETERS_LIMIT:,}")  # fmt: skip
+    with torch.device("meta"):  # shapes without memory
+        expected = BoardNet(*shape).state_dict()
+    misfit = state_dict_misfit(expected, data["weights"])
+    if misfit:
+        raise FileRefusedError(path, f"its weights do not fit the shape it states: {misfit}")
+    game = None
+    if data.get("game") is not None:
+        from boardgame_envs.alphazero.checkpoint import game_from_dict
 
+        try:
             game = game_from_dict(data["game"])
-    except Exception as exc:  # torch's unpickler, a shape or key that does not fit: all mean "not such a file"
-        raise ValueError(f"{path} is not a BoardNet file ({type(exc).__name__}: {exc})") from None
+        except (ValueError, TypeError):
+            raise FileRefusedError(path, f"it names no game this package knows: {repr(data['game'])[:80]}") from None
+    net = BoardNet(*shape)
+    net.load_state_dict(data["weights"])
     return net.eval(), game
 
 
@@ -113,6 +143,8 @@ class BoardNetPolicy:
         set_spec_threads(torch_threads, f"boardnet:{path}")
         try:
             net, game = load_net(path)
+        except FileRefusedError as exc:  # its message names the file already
+            raise PolicySpecError(f"boardnet:{path}: {exc.why}") from None
         except (FileNotFoundError, ValueError) as exc:
             raise PolicySpecError(f"boardnet:{path}: {exc}") from None
         return cls(net, game, f"boardnet:{path}", sample, seed)

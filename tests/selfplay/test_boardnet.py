@@ -81,7 +81,7 @@ def test_bad_files_and_arguments_are_one_line_errors(files):
     folder, _ = files
     with pytest.raises(PolicySpecError, match="no network file"):
         make_policy("boardnet:/no/such/file.pt")
-    with pytest.raises(PolicySpecError, match="junk.pt is not a BoardNet file"):
+    with pytest.raises(PolicySpecError, match="junk.pt: the BoardNet file is not a torch file"):
         make_policy(f"boardnet:{folder / 'junk.pt'}")
     with pytest.raises(PolicySpecError, match="simulations"):
         make_policy(f"boardnet:{folder / 'gomoku9.pt'}:simulations=3")
