@@ -1,6 +1,8 @@
 """Play against a policy in a pygame window: ``boardgame-envs play gomoku --gui``.
 
-Click a point to move (in connect four, anywhere in a column); on m,n,k
+Click a point to move (in connect four, anywhere in a column; in a game
+that draws itself, such as dots and boxes, on the cell of the line: each
+action is where its cell is, :func:`~boardgame_envs.games.protocol.cell_of`); on m,n,k
 boards the point under the mouse shows a faint stone when it is legal, and
 black's forbidden points (renju) carry a red cross and refuse the click. Buttons (and keys): Undo (``u``) takes back your last move and
 the reply (the session's one rule), Hint (``h``) rings the move the
@@ -33,7 +35,6 @@ from boardgame_envs.games.protocol import cell_of, as_family, other_actions
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.render import Board, Options, rgb
 from boardgame_envs.render.cells import CellGeometry
-from boardgame_envs.render.raster import render_cells
 from boardgame_envs.render.scene import BAND, BAND_TEXT, geometry
 from boardgame_envs.render.window import Window
 from boardgame_envs.ui.escape import printable
@@ -218,7 +219,8 @@ class PlayWindow:
         if self._mnk:
             picture = rgb(self.board(), cell=self.options.cell, ghost=self._ghost(), hint=self.hint, note=self.status_note())
         else:
-            picture = render_cells(self.state, self._cells.cell)
+            # The game's own drawing (the protocol's hook), with the hint's ring on the action's cell.
+            picture = rgb(self.state, cell=self._cells.cell, status=False, hint=self.hint)
         bar = np.empty((BAR_PX, picture.shape[1], 3), dtype=np.uint8)
         bar[:] = BAND
         return np.concatenate([picture, bar])
