@@ -166,7 +166,7 @@ def test_every_readme_command_says_what_it_costs():
 
 # A line that trains: a library's learn() or train(), the trainer's command, a training script or an example.
 TRAINS = re.compile(r"\.learn\(|\.train\(\)|boardgame-envs train "
-                    r"|baselines/(ppo_\w+|alphazero_gomoku|sb3_maskable_ppo)\.py|examples/\w+\.py")
+                    r"|baselines/(studies/)?(ppo_\w+|alphazero_gomoku|sb3_maskable_ppo)\.py|examples/\w+\.py")
 TRAINING_COST = re.compile(r"\b\d[\d,.]* s\b|\bseconds?\b|\bminutes?\b|\bCPU-(seconds|minutes?|hours?)\b|\ban hour\b")
 
 

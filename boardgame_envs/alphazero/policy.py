@@ -78,7 +78,7 @@ class NetworkPolicy:
             wins and losses found in the search decide the move; with ``simulations=0`` the root's
             check alone, then the policy head among the moves it leaves. On by default: on renju it
             won 95 of 104 games against the same network without it at 200 simulations
-            (``baselines/results/alphazero_threats.md``).
+            (``baselines/studies/results/alphazero_threats.md``).
         vcf_nodes: positions a continuous-four search may visit at each new leaf (m,n,k games; needs
             ``threats``; 0: none); default :data:`DEFAULT_VCF_NODES` with threats, else 0.
         root: ``"puct"``, or ``"gumbel"``: sequential halving over the ``gumbel_k`` best moves of the

@@ -11,7 +11,7 @@ from baseline_scripts import load_baseline
 
 @pytest.fixture(scope="module")
 def script():
-    return load_baseline("ppo_sweep")
+    return load_baseline("studies/ppo_sweep")
 
 
 def test_a_variant_runs_and_is_rated(script, tmp_path):

@@ -1,4 +1,4 @@
-"""baselines/opening_decisions.py: each player's opening decisions, seats, colours and results, from records."""
+"""baselines/studies/opening_decisions.py: each player's opening decisions, seats, colours and results, from records."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from boardgame_envs.arena.records import GameRecord, save
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
 
-script = load_baseline("opening_decisions")
+script = load_baseline("studies/opening_decisions")
 GAME = OpeningRuleGame(MNKGame(9, 5, "freestyle"), "swap2")
 
 
