@@ -42,10 +42,20 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.policies.registry import check_spec, spec_name
+from boardgame_envs.policies.registry import check_spec, parse_spec, spec_name
+from boardgame_envs.safeio import (
+    TENSOR_FILE_LIMIT,
+    FileRefusedError,
+    atomic_write,
+    atomic_write_text,
+    contained_path,
+    read_json,
+)
 
 SAMPLING = ("uniform", "latest", "pfsp")
 FORMAT = 1  # pool.json's layout; a file of another version is refused
+STARTS_A_PROCESS = ("pbrain", "engine")  # spec kinds a saved pool.json may not name
+POOL_JSON_LIMIT = 1 << 20  # bytes of pool.json (a few KB: names, counts, the generator's state)
 
 
 @dataclass
@@ -281,6 +291,8 @@ class OpponentPool:
     def save(self, folder: str | os.PathLike) -> Path:
         """Write the pool to ``folder`` (``pool.json`` and ``snapshots/``); returns the json file's path.
 
+        Every file is written whole (a temporary file renamed over it), so a run killed while saving keeps
+        the previous pool; a full disk is :class:`~boardgame_envs.safeio.DiskFullError`, naming the disk.
         Policy objects cannot be written: they are named, and :meth:`load` takes them back by name.
         """
         folder = Path(folder)
@@ -292,21 +304,19 @@ class OpponentPool:
                 entry["spec"] = list(m.source) if isinstance(m.source, tuple) else m.source
             elif m.kind == "snapshot":
                 entry["file"] = Path(m.source).name
-                shutil.copyfile(m.source, folder / "snapshots" / entry["file"])
+                with open(m.source, "rb") as src:  # never over the file the last pool.json names, in place
+                    atomic_write(folder / "snapshots" / entry["file"], lambda f: shutil.copyfileobj(src, f))
             members.append(entry)
         keep = {e["file"] for e in members if "file" in e}
-        for old in (folder / "snapshots").iterdir():  # snapshots dropped since an earlier save to this folder
-            if old.name not in keep:
-                old.unlink()
         state = {
             "format": FORMAT, "sampling": self.sampling, "latest_share": self.latest_share,
             "pfsp_power": self.pfsp_power, "pfsp_floor": self.pfsp_floor, "max_snapshots": self.max_snapshots,
             "snapshots_added": self._snapshots_added, "rng": self.rng.bit_generator.state, "members": members,
         }  # fmt: skip
-        path = folder / "pool.json"
-        part = path.with_suffix(".json.part")
-        part.write_text(json.dumps(state, indent=1))
-        os.replace(part, path)  # a run killed while saving keeps the previous pool whole
+        path = atomic_write_text(folder / "pool.json", json.dumps(state, indent=1))
+        for old in (folder / "snapshots").iterdir():  # snapshots dropped since an earlier save to this folder
+            if old.name not in keep:
+                old.unlink()
         return path
 
     @classmethod
@@ -317,43 +327,85 @@ class OpponentPool:
         """The pool :meth:`save` wrote to ``folder``, drawing on where it stopped.
 
         ``policies`` gives back the policy objects by name; ``snapshot_loader`` as in the constructor.
+        Nothing in the folder runs code or reaches outside it: ``pool.json`` is read as bounded JSON,
+        a member's ``file`` must be a plain name inside ``snapshots/`` (``..``, absolute paths and symlinks
+        out are refused), and every snapshot is loaded now, through the loader (the default reads SB3 zips
+        without unpickling them), so a damaged one is refused here rather than in the middle of a game.
+        A file that is not a saved pool, or a snapshot its loader refuses, is
+        :class:`~boardgame_envs.safeio.FileRefusedError`: one line naming the file.
         """
         folder = Path(folder)
         path = folder / "pool.json"
         try:
-            state = json.loads(path.read_text())
+            state = read_json(path, limit=POOL_JSON_LIMIT, what="saved opponent pool")
         except FileNotFoundError:
             raise FileNotFoundError(f"no saved opponent pool in {folder} (no pool.json)") from None
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path} is not a saved opponent pool: {exc}") from None
+        try:
+            return cls._from_state(state, folder, snapshot_loader, dict(policies or {}))
+        except FileRefusedError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            why = str(exc) if not isinstance(exc, KeyError) else f"no {exc}"
+            raise FileRefusedError(path, f"not an opponent pool of format {FORMAT}: {' '.join(why.split())[:200]}") from None
+
+    @classmethod
+    def _from_state(cls, state: Any, folder: Path, snapshot_loader: Callable[[str], Any] | None,
+                    policies: dict[str, Any]) -> OpponentPool:  # fmt: skip
         if not isinstance(state, dict) or state.get("format") != FORMAT:
-            raise ValueError(f"{path} is not an opponent pool of format {FORMAT}")
+            raise ValueError("no format field of this version")
         pool = cls(["random"], state["sampling"], None, state["latest_share"], state["pfsp_power"],
                    state["pfsp_floor"], state["max_snapshots"], snapshot_loader)  # fmt: skip
         pool._members.clear()
-        policies = dict(policies or {})
+        if not isinstance(state["members"], list) or not state["members"]:
+            raise ValueError("members must be a non-empty list")
         for entry in state["members"]:
-            name, kind = entry["name"], entry["kind"]
+            name, kind, results = entry["name"], entry["kind"], entry["results"]
+            if not isinstance(name, str) or not name or name in pool._members:
+                raise ValueError(f"a member's name must be a new non-empty string, got {str(name)[:40]!r}")
+            if not (isinstance(results, list) and len(results) == 3 and all(type(x) is int and x >= 0 for x in results)):
+                raise ValueError(f"member {name!r}: results must be three counts")
             if kind == "spec":
                 spec = entry["spec"]
                 source = tuple(spec) if isinstance(spec, list) else spec
+                check_spec(source)
+                if _kind_of(source) in STARTS_A_PROCESS:  # an engine binary runs by design: never from a file
+                    raise ValueError(f"member {name!r} starts an engine ({str(spec)[:60]!r}); a saved pool may not: "
+                                     "add it again after loading")  # fmt: skip
             elif kind == "policy":
                 if name not in policies:
                     raise ValueError(f"the saved pool has the policy object {name!r}: pass it back, "
                                      f"OpponentPool.load(..., policies={{{name!r}: policy}})")  # fmt: skip
                 source = policies[name]
             elif kind == "snapshot":
-                file = folder / "snapshots" / entry["file"]
-                if not file.is_file():
-                    raise FileNotFoundError(f"the saved pool's snapshot {name!r} is missing: {file}")
-                source = str(pool.folder / entry["file"])
-                shutil.copyfile(file, source)
+                source = pool._take_snapshot(folder / "snapshots", name, entry["file"])
             else:
-                raise ValueError(f"{path}: unknown member kind {kind!r}")
-            pool._members[name] = Member(name, kind, source, [int(x) for x in entry["results"]])
-        pool._snapshots_added = int(state["snapshots_added"])
+                raise ValueError(f"unknown member kind {str(kind)[:40]!r}")
+            pool._members[name] = Member(name, kind, source, list(results))
+        if type(state["snapshots_added"]) is not int or state["snapshots_added"] < 0:
+            raise ValueError("snapshots_added must be a count")
+        pool._snapshots_added = state["snapshots_added"]
         pool.rng.bit_generator.state = state["rng"]
         return pool
+
+    def _take_snapshot(self, snapshots: Path, name: str, file: Any) -> str:
+        """Copy the snapshot ``file`` of ``snapshots/`` into the pool's folder and load it; its copy's path."""
+        source = contained_path(snapshots, file, what="snapshot file")
+        if not source.is_file():
+            raise FileNotFoundError(f"the saved pool's snapshot {name!r} is missing: {source}")
+        if source.stat().st_size > TENSOR_FILE_LIMIT:
+            raise FileRefusedError(source, f"the snapshot is over the {TENSOR_FILE_LIMIT:,}-byte limit")
+        copy = self.folder / source.name
+        shutil.copyfile(source, copy)
+        try:
+            self._loaded[name] = self.snapshot_loader(str(copy))
+        except (ValueError, OSError) as exc:  # the loader's own words, about the run folder's file
+            why = str(exc).replace(str(copy), "").strip(" :") or type(exc).__name__
+            raise FileRefusedError(source, f"snapshot {name!r} cannot be loaded: {' '.join(why.split())[:200]}") from None
+        return str(copy)
+
+
+def _kind_of(spec: Any) -> str:
+    return parse_spec(spec)[0] if isinstance(spec, str) else str(spec[0])
 
 
 def _file_safe(name: str) -> str:

@@ -1,0 +1,162 @@
+"""A saved pool's folder as a stranger may hand it over: its files stay inside it, its damage is one line naming it."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+import torch
+
+from boardgame_envs.safeio import FileRefusedError
+from boardgame_envs.selfplay import OpponentPool
+from boardgame_envs.selfplay.boardnet import BoardNet, load_net, save_net
+from marker_pickles import payloads
+
+
+def first_legal(observations, masks):
+    return np.asarray(masks).argmax(axis=1)
+
+
+def loader(path):
+    with open(path, "rb") as f:  # a loader that reads its file, so a file outside would be read
+        f.read()
+    return first_legal
+
+
+def net_loader(path):
+    return load_net(path)[0]
+
+
+def saved_pool(tmp_path, snapshots=("a",)):
+    pool = OpponentPool(["random", "greedy"], seed=3, snapshot_loader=loader)
+    for text in snapshots:
+        path = tmp_path / f"{text}.bin"
+        path.write_text(text)
+        pool.add_snapshot(path)
+    folder = tmp_path / "run" / "pool"
+    pool.save(folder)
+    return folder
+
+
+def edit(folder, change):
+    state = json.loads((folder / "pool.json").read_text())
+    change(state)
+    (folder / "pool.json").write_text(json.dumps(state))
+
+
+def one_line(exc, starts):
+    message = str(exc.value)
+    assert "\n" not in message and message.startswith(str(starts)), message
+
+
+@pytest.mark.parametrize("name", ["../../../outside.bin", "../pool.json", "/etc/hostname", "", ".", 5])
+def test_a_member_file_outside_the_snapshot_folder_is_refused(tmp_path, name):
+    folder = saved_pool(tmp_path)
+    (tmp_path / "outside.bin").write_text("not yours")
+    edit(folder, lambda s: s["members"][-1].update(file=name))
+    with pytest.raises(FileRefusedError, match="snapshot file") as exc:
+        OpponentPool.load(folder, snapshot_loader=loader)
+    one_line(exc, folder / "snapshots")
+
+
+def test_a_symlink_out_of_the_snapshot_folder_is_refused(tmp_path):
+    folder = saved_pool(tmp_path)
+    (tmp_path / "outside.bin").write_text("not yours")
+    file = json.loads((folder / "pool.json").read_text())["members"][-1]["file"]
+    (folder / "snapshots" / file).unlink()
+    os.symlink(tmp_path / "outside.bin", folder / "snapshots" / file)
+    with pytest.raises(FileRefusedError, match="points outside the folder"):
+        OpponentPool.load(folder, snapshot_loader=loader)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda s: s.pop("sampling"), "no 'sampling'"),
+        (lambda s: s.pop("members"), "no 'members'"),
+        (lambda s: s.update(sampling="best"), "unknown sampling 'best'"),
+        (lambda s: s.update(max_snapshots="3"), "max_snapshots must be a positive integer"),
+        (lambda s: s.update(members=[]), "members must be a non-empty list"),
+        (lambda s: s["members"][0].update(results=[1, 2]), "results must be three counts"),
+        (lambda s: s["members"][0].update(kind="evil"), "unknown member kind 'evil'"),
+        (lambda s: s.update(rng={"bit_generator": "PCG64", "state": 5}), "not an opponent pool"),
+        (lambda s: s["members"][0].update(spec="pbrain:/bin/true"), "starts an engine"),
+    ],
+)
+def test_a_damaged_pool_json_is_one_line_naming_it(tmp_path, damage, message):
+    folder = saved_pool(tmp_path)
+    edit(folder, damage)
+    with pytest.raises(FileRefusedError, match=message) as exc:
+        OpponentPool.load(folder, snapshot_loader=loader)
+    one_line(exc, folder / "pool.json")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(lambda text: text[: len(text) // 2], "not JSON"), (lambda text: "\xff\xfe" + text, "not UTF-8")],
+)
+def test_a_cut_or_binary_pool_json_is_one_line_naming_it(tmp_path, content, message):
+    folder = saved_pool(tmp_path)
+    text = (folder / "pool.json").read_text()
+    (folder / "pool.json").write_bytes(content(text).encode("latin-1"))
+    with pytest.raises(FileRefusedError, match=message) as exc:
+        OpponentPool.load(folder, snapshot_loader=loader)
+    one_line(exc, folder / "pool.json")
+
+
+def test_a_pool_json_linked_to_an_endless_file_is_refused_at_its_limit(tmp_path):
+    folder = saved_pool(tmp_path)
+    (folder / "pool.json").unlink()
+    os.symlink("/dev/zero", folder / "pool.json")
+    with pytest.raises(FileRefusedError, match="past the 1,048,576-byte limit"):
+        OpponentPool.load(folder, snapshot_loader=loader)
+
+
+def test_a_cut_snapshot_is_refused_when_the_pool_is_loaded_naming_its_file(tmp_path):
+    """BoardNet snapshots (the PPO recipe's) go through load_net, weights_only; a cut one is refused at load,
+    not in the middle of a game."""
+    pool = OpponentPool(["random"], seed=0, snapshot_loader=net_loader)
+    save_net(BoardNet(3, 4, 2), tmp_path / "net.pt")
+    pool.add_snapshot(tmp_path / "net.pt")
+    folder = tmp_path / "pool"
+    pool.save(folder)
+    back = OpponentPool.load(folder, snapshot_loader=net_loader)
+    assert isinstance(back.opponent("snapshot-1"), BoardNet)
+    file = folder / "snapshots" / "0001-snapshot-1.pt"
+    data = file.read_bytes()
+    file.write_bytes(data[: len(data) // 2])
+    with pytest.raises(FileRefusedError, match="snapshot 'snapshot-1' cannot be loaded") as exc:
+        OpponentPool.load(folder, snapshot_loader=net_loader)
+    one_line(exc, file)
+
+
+def test_a_pickle_planted_as_a_snapshot_never_runs(tmp_path):
+    pool = OpponentPool(["random"], seed=0, snapshot_loader=net_loader)
+    save_net(BoardNet(3, 4, 2), tmp_path / "net.pt")
+    pool.add_snapshot(tmp_path / "net.pt")
+    folder = tmp_path / "pool"
+    pool.save(folder)
+    marker = tmp_path / "marker"
+    for payload in payloads(marker):
+        torch.save({"shape": (3, 4, 2), "weights": payload}, folder / "snapshots" / "0001-snapshot-1.pt")
+        with pytest.raises(FileRefusedError):
+            OpponentPool.load(folder, snapshot_loader=net_loader)
+        assert not marker.exists()
+
+
+def test_saving_writes_each_file_whole_and_a_full_disk_keeps_the_last_pool(tmp_path, monkeypatch):
+    folder = saved_pool(tmp_path, snapshots=("a", "b"))
+    before = {p.name: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    pool = OpponentPool.load(folder, snapshot_loader=loader)
+    pool.record("random", 1)
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="no room on the disk at") as exc:
+        pool.save(folder)
+    assert exc.value.errno == 28
+    assert {p.name: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before  # no temporary left either
