@@ -151,21 +151,29 @@ def game_from_dict(game: Any) -> Any:
     return MNKGame(**game)
 
 
+#: The most parameters a checkpoint's stated network may have: 100 million (400 MB in float32). The shipped
+#: networks have under 300 thousand; the stated shape's count is checked before the network is built.
+NETWORK_PARAMETERS_LIMIT = 100_000_000
+
+
 def network_from(
     checkpoint: dict[str, Any], device: str | torch.device = "cpu", source: str | os.PathLike = "the checkpoint",
 ) -> tuple[PolicyValueNet, Any]:  # fmt: skip
     """The network of a checkpoint (in eval mode, on ``device``) and the game it was trained on.
 
-    Weights that do not fit the shape the checkpoint states raise :class:`CheckpointError` naming ``source``,
-    before the network is built: a small file stating a huge shape allocates nothing.
+    A stated shape past :data:`NETWORK_PARAMETERS_LIMIT`, or weights that do not fit the shape the checkpoint
+    states, raise :class:`CheckpointError` naming ``source``, before the network is built: a small file stating
+    a huge shape allocates nothing.
     """
     try:
         game = game_from_dict(checkpoint["game"])
-        misfit = _misfit(checkpoint["net_hparams"], checkpoint["net"])
+        misfit = _misfit(checkpoint["net_hparams"], checkpoint["net"], source)
         if not misfit:
             net = PolicyValueNet(**checkpoint["net_hparams"]).to(device)
             net.load_state_dict(checkpoint["net"])
     except (RuntimeError, ValueError, TypeError, KeyError) as exc:
+        if isinstance(exc, CheckpointError):
+            raise
         misfit = _first_mismatch(exc)
     if misfit:
         raise CheckpointError(f"{source}: its weights do not fit the network it describes: {misfit}")
@@ -177,15 +185,22 @@ def network_from(
     return net, game
 
 
-def _misfit(hparams: dict[str, Any], weights: dict[str, Any]) -> str:
+def _misfit(hparams: dict[str, Any], weights: dict[str, Any], source: str | os.PathLike = "the checkpoint") -> str:
     """The first way ``weights`` differ from the tensors of a network of shape ``hparams`` ("" if they fit).
 
     The network is built on the ``meta`` device, which gives every tensor its shape and no memory: a
-    stated shape of 64 blocks of 1,024 channels is gigabytes when built for real.
+    stated shape of 64 blocks of 1,024 channels is gigabytes when built for real. Weights that fit a
+    shape past :data:`NETWORK_PARAMETERS_LIMIT` are :class:`CheckpointError` (the file's tensors were
+    checked against their storage on loading, so a shape they fit is one the file holds).
     """
     with torch.device("meta"):
         expected = PolicyValueNet(**hparams).state_dict()
-    return state_dict_misfit(expected, weights)
+    misfit = state_dict_misfit(expected, weights)
+    count = sum(tensor.numel() for tensor in expected.values())
+    if not misfit and count > NETWORK_PARAMETERS_LIMIT:
+        raise CheckpointError(f"{source}: its stated network shape is {count:,} parameters, over the limit of "
+                              f"{NETWORK_PARAMETERS_LIMIT:,}")  # fmt: skip
+    return misfit
 
 
 def first_nonfinite(weights: dict[str, torch.Tensor]) -> str:

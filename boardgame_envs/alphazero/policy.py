@@ -119,8 +119,8 @@ class NetworkPolicy:
         cls, path: str, simulations: int = 0, seed: int | None = None, device: str = "cpu", c_puct: float = 1.5,
         threats: bool = True, vcf_nodes: int | None = None, root: str = "puct", gumbel_k: int = 16,
     ) -> NetworkPolicy:  # fmt: skip
-        """Load the network of a trainer checkpoint (``torch.load(..., weights_only=True)``); the search
-        options as in the constructor."""
+        """Load the network of a trainer checkpoint (:func:`~boardgame_envs.alphazero.checkpoint.load_checkpoint`:
+        tensors only, their storage and the stated network's size checked); the search options as in the constructor."""
         from boardgame_envs.alphazero.checkpoint import load_checkpoint, network_from
 
         search_threats(threats, vcf_nodes)  # before the file is read

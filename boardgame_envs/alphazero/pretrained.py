@@ -3,9 +3,10 @@
 Each entry says what the network plays, how it was trained (the command, so
 anyone can train it again) and how strong it measured. Three kinds: AlphaZero
 networks (``kind="alphazero"``, ``NAME.pt``: the network's shape, its game and its
-state dict, no optimizer or replay buffer, read with ``torch.load(weights_only=True)``),
+state dict, no optimizer or replay buffer, read through :mod:`boardgame_envs.safeio`: tensors only),
 played with their search; and the PPO recipes' models, played by their policy alone:
-``kind="sb3"`` (``NAME.zip``, a MaskablePPO model as Stable-Baselines3 saves it) and
+``kind="sb3"`` (``NAME.zip``, a MaskablePPO model as Stable-Baselines3 saves it, read without
+unpickling: :mod:`boardgame_envs.selfplay.sb3_file`) and
 ``kind="boardnet"`` (``NAME.pt``, the single-file PPO's network, weights only). The files
 are package data in ``boardgame_envs/alphazero/pretrained/``. This module needs no
 torch; loading does (``make_policy("pretrained:NAME")``, through
