@@ -12,7 +12,7 @@ pytest.importorskip("sb3_contrib")
 
 @pytest.fixture(scope="module")
 def script():
-    return load_baseline("sb3_maskable_ppo")
+    return load_baseline("studies/sb3_maskable_ppo")
 
 
 def test_random_opening_hands_over_a_live_position_with_the_learner_to_move(script):
