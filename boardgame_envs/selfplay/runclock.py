@@ -25,14 +25,17 @@ and never stops (it keeps no state to resume).
 from __future__ import annotations
 
 import csv
+import io
 import math
 import os
+import sys
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from boardgame_envs.ladder.rating import Rating, rate
+from boardgame_envs.safeio import FileRefusedError, atomic_write_text, read_text
 
 
 @dataclass
@@ -64,23 +67,36 @@ class RunClock:
 
         Rows past the count are ratings made after the checkpoint was saved (the run was killed
         before the next one): they are dropped, as the resumed run rates those points again. A
-        clock saved before the count existed adopts the file's rows as they are."""
+        last row cut short by a kill (no line end, or fewer fields than the header) is dropped too,
+        with a line on stderr, rather than glued onto the next row. A curve with fewer rows than the
+        checkpoint counts (emptied, or cut) is reported on stderr and goes on from the rows it has.
+        The file is read bounded and rewritten whole (a temporary file renamed over it); one that is
+        not UTF-8 text, or has a damaged row before its last, is
+        :class:`~boardgame_envs.safeio.FileRefusedError`, one line naming it. A clock saved before the
+        count existed adopts the file's rows as they are."""
         path = Path(csv_path)
-        lines = []
-        if path.exists():
-            with path.open(newline="") as f:  # the csv module's line ends, kept as written
-                lines = f.readlines()
+        lines = _curve_lines(path)
+        dropped = 0
+        if lines and _cut(lines[-1], lines[0] if len(lines) > 1 else None):
+            print(f"{path}: dropped its last row, cut short ({lines[-1].rstrip()[:60]!r})", file=sys.stderr, flush=True)
+            lines, dropped = lines[:-1], 1
         rows = max(len(lines) - 1, 0)  # the header
         if self.ratings is None:
             self.ratings = rows
-        if rows <= self.ratings:
-            return 0
-        tmp = path.with_name(path.name + ".tmp")
-        with tmp.open("w", newline="") as f:
-            f.writelines(lines[: self.ratings + 1])
-        os.replace(tmp, path)
-        print(f"{path}: dropped {rows - self.ratings} rating row(s) written after the checkpoint", flush=True)
-        return rows - self.ratings
+        elif rows < self.ratings:
+            print(f"{path}: {rows} rating row(s) where the checkpoint counts {self.ratings}; the "
+                  f"{self.ratings - rows} missing are lost, and the curve goes on from here", file=sys.stderr, flush=True)  # fmt: skip
+            self.ratings = rows
+        elif rows > self.ratings:
+            print(f"{path}: dropped {rows - self.ratings} rating row(s) written after the checkpoint", flush=True)
+            dropped += rows - self.ratings
+            lines = lines[: self.ratings + 1]
+        if dropped:
+            if len(lines) > 0:
+                atomic_write_text(path, "".join(lines))
+            else:
+                path.unlink()
+        return dropped
 
     def tick(self) -> float:
         """Add the process CPU time since the last tick (or since the clock was made) to the run's; the total."""
@@ -126,7 +142,7 @@ class RunClock:
                "high": round(rating.high, 1), "games": rating.games, "rate_cpu_s": round(cost, 1),
                "rate_share": round(self.rate_cpu_s / max(self.cpu_s, 1e-9), 3)}  # fmt: skip
         path = Path(csv_path)
-        new = not path.exists()
+        new = not path.exists() or path.stat().st_size == 0  # (an emptied curve gets its header again)
         with path.open("a", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(row))
             if new:
@@ -136,3 +152,30 @@ class RunClock:
         print(f"rating at {self.hours:.3f} CPU-h, {where}: {rating.describe()} ({rating.games} games, "
               f"{cost:.0f} CPU-s)", flush=True)  # fmt: skip
         return rating
+
+
+def _curve_lines(path: Path) -> list[str]:
+    """The lines of the curve at ``path`` with their line ends as written ([] when there is none)."""
+    try:
+        text = read_text(path, what="curve", newline="")  # bounded: a curve linked to /dev/zero is refused
+    except FileNotFoundError:
+        return []
+    except FileRefusedError as exc:
+        raise FileRefusedError(exc.path, f"{exc.why}; repair it or move it aside, then run again") from None
+    lines = io.StringIO(text, newline="").readlines()
+    if len(lines) > 2:
+        width = _fields(lines[0])
+        for number, line in enumerate(lines[1:-1], start=2):
+            if _fields(line) != width:
+                raise FileRefusedError(path, f"line {number} has {_fields(line)} fields where the header has {width}; "
+                                             "repair it or move it aside, then run again")  # fmt: skip
+    return lines
+
+
+def _fields(line: str) -> int:
+    return len(next(csv.reader([line]), []))
+
+
+def _cut(line: str, header: str | None) -> bool:
+    """Whether ``line``, the curve's last, was cut short: no line end, or fewer fields than ``header``."""
+    return not line.endswith(("\n", "\r")) or (header is not None and _fields(line) != _fields(header))

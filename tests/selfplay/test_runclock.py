@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import time
 
+import pytest
+
+from boardgame_envs.safeio import DiskFullError, FileRefusedError
 from boardgame_envs.selfplay.runclock import RunClock
 
 
@@ -79,3 +83,68 @@ def test_a_state_saved_before_the_row_count_adopts_the_file(tmp_path):
     assert clock.sync_curve(path) == 0 and clock.ratings == 2
     assert path.read_text().count("\n") == 3
     assert RunClock().sync_curve(tmp_path / "absent.csv") == 0  # a new run with no curve yet
+
+
+HEADER = "cpu_hours,steps,elo,low,high\n"
+
+
+def curve_of(tmp_path, text):
+    path = tmp_path / "curve.csv"
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return path
+
+
+@pytest.mark.parametrize("cut", ["0.3,128,9", "0.3,128,9.0,1.0,15.0", "0.3,128\n"])
+def test_a_last_row_cut_by_a_kill_is_dropped_with_a_note(tmp_path, capsys, cut):
+    """No line end, or fewer fields than the header: the row is dropped, not glued onto the next one."""
+    path = curve_of(tmp_path, HEADER + "0.1,0,5.0,1.0,9.0\n0.2,64,7.0,3.0,11.0\n" + cut)
+    clock = RunClock(ratings=3)
+    assert clock.sync_curve(path) == 1
+    assert path.read_text() == HEADER + "0.1,0,5.0,1.0,9.0\n0.2,64,7.0,3.0,11.0\n"
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 2 and "dropped its last row, cut short" in err  # and the lost row, reported
+    assert clock.ratings == 2
+    clock.rate("random", "tictactoe", games=2, seed=0, csv_path=path,
+               columns={"steps": 128})  # fmt: skip
+    assert len(path.read_text().splitlines()) == 4  # a whole row after the whole ones
+
+
+def test_an_emptied_curve_is_reported_and_gets_its_header_again(tmp_path, capsys):
+    path = curve_of(tmp_path, "")
+    clock = RunClock(ratings=3)  # the checkpoint says three rows were written
+    assert clock.sync_curve(path) == 0
+    err = capsys.readouterr().err
+    assert "0 rating row(s) where the checkpoint counts 3; the 3 missing are lost" in err and clock.ratings == 0
+    clock.rate("random", "tictactoe", games=2, seed=0, csv_path=path, columns={"steps": 0})
+    rows = list(csv.DictReader(path.open()))
+    assert len(rows) == 1 and rows[0]["steps"] == "0"  # the header first, then the row: not a bare row
+
+
+def test_a_curve_that_is_not_utf8_or_damaged_inside_is_refused_in_one_line(tmp_path):
+    path = curve_of(tmp_path, HEADER.encode() + b"0.1,0,5.0,1.0,9.0\n\xff\xfe,1\n")
+    with pytest.raises(FileRefusedError, match="curve is not UTF-8") as exc:
+        RunClock(ratings=1).sync_curve(path)
+    assert str(exc.value).startswith(str(path)) and "\n" not in str(exc.value)
+    path = curve_of(tmp_path, HEADER + "0.1,0,5.00.2,64,7.0,3.0,11.0\n0.3,128,9.0,1.0,15.0\n")  # a glued row
+    with pytest.raises(FileRefusedError, match="line 2 has 7 fields where the header has 5"):
+        RunClock(ratings=2).sync_curve(path)
+
+
+def test_a_curve_linked_to_an_endless_file_is_refused(tmp_path):
+    path = tmp_path / "curve.csv"
+    os.symlink("/dev/zero", path)
+    with pytest.raises(FileRefusedError, match="past the"):
+        RunClock(ratings=1).sync_curve(path)
+
+
+def test_the_curve_is_rewritten_whole_a_full_disk_leaves_it_as_it_was(tmp_path, monkeypatch):
+    text = HEADER + "0.1,0,5.0,1.0,9.0\n0.2,64,7.0,3.0,11.0\n"
+    path = curve_of(tmp_path, text)
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(DiskFullError, match="no room on the disk at"):
+        RunClock(ratings=1).sync_curve(path)
+    assert path.read_text() == text and [p.name for p in tmp_path.iterdir()] == ["curve.csv"]
