@@ -47,6 +47,12 @@ after an other action; a game with other actions also keeps ``last_action``
 (the last action of any kind, -1 before the first), which
 :func:`last_other_action` reads for the fronts.
 
+**How a game looks** is its drawing hook: :func:`draw` calls the game's own
+``draw(state, canvas)`` (lines, dots, owned regions on a
+:class:`boardgame_envs.render.canvas.Canvas`, in board units), else
+:func:`draw_cells`, a piece per cell in the game's ``marks``; every picture of
+a game other than m,n,k is drawn through it (docs/render.md).
+
 A family of games may also have numba kernels over flat arrays for the hot
 paths (the m,n,k family's batched engine, PUCT and alpha-beta); a game names
 its family in ``game.family``, :func:`as_family` says whether a family's

@@ -66,8 +66,8 @@ class Snapshot:
         if isinstance(source, (MNKState, OpeningState)):
             return cls.from_state(source, moves)
         raise TypeError(
-            f"cannot draw a {type(source).__name__}: expected a boardgame_envs env, an MNKState, an OpeningState "
-            f"or a Board"
+            f"cannot draw a {type(source).__name__}: expected a boardgame_envs env, a game state or a Board (a Board "
+            f"holds an m,n,k position: an MNKState or an OpeningState; render.rgb and render.svg draw any game)"
         )
 
     @classmethod
