@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.notation import COLUMNS, parse_point, point_name
+from boardgame_envs.safeio import FileRefusedError, read_bytes
 
 NAMES = ("rif26", "balanced15", "balanced9")
 _POINT_LIKE = re.compile(r"^\s*[a-z]\d{1,2}\s*$", re.IGNORECASE)
@@ -112,15 +113,20 @@ def load(name: str) -> list[Opening]:
 
 
 def read(path: str | os.PathLike, board_size: int | None = None) -> list[Opening]:
-    """The openings in the text file at ``path``."""
+    """The openings in the text file at ``path``: at most :data:`~boardgame_envs.safeio.TEXT_LIMIT` bytes are
+    read (``/dev/zero`` or an endless pipe is refused past them), UTF-8; OpeningError in one line otherwise."""
+    where = os.fspath(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        data = read_bytes(path, what="opening file")
     except OSError as exc:
-        raise OpeningError(f"cannot read openings from {os.fspath(path)!r}: {exc.strerror}") from None
+        raise OpeningError(f"cannot read openings from {where!r}: {exc.strerror}") from None
+    except FileRefusedError as exc:
+        raise OpeningError(f"cannot read openings from {where!r}: {exc.why}") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise OpeningError(f"cannot read openings from {os.fspath(path)!r}: not UTF-8 text (byte {exc.start})") from None
-    return parse_set(text, board_size, source=os.fspath(path))
+        raise OpeningError(f"cannot read openings from {where!r}: not UTF-8 text (byte {exc.start})") from None
+    return parse_set(text.replace("\r\n", "\n"), board_size, source=where)
 
 
 def find(name: str, board_size: int | None = None) -> Opening:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from boardgame_envs.ladder.errors import LadderError
+from boardgame_envs.safeio import FileRefusedError, read_bytes
 
 _TOP_FIELDS = {"levels": list, "adjacent": list, "games": int, "command": str, "machine": str, "updated": str}
 _LEVEL_NUMBERS = ("elo", "low", "high")
@@ -34,7 +35,10 @@ class TableError(LadderError):
 
 def read_table(path: Path) -> dict[str, Any]:
     """The table at ``path``, checked; ``FileNotFoundError`` if there is none, :class:`TableError` if it is corrupt."""
-    data = path.read_bytes()
+    try:
+        data = read_bytes(path, what="ladder table")  # bounded: a table linked to /dev/zero is refused at the limit
+    except FileRefusedError as exc:
+        raise TableError(f"{exc}; rebuild it") from None
     try:
         text = data.decode("utf-8")  # the tables are written as UTF-8, whatever the locale of the reader
     except UnicodeDecodeError as exc:
@@ -43,6 +47,9 @@ def read_table(path: Path) -> dict[str, Any]:
         table = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TableError(f"the ladder table {path} is not valid JSON ({exc.msg} at line {exc.lineno}); rebuild it") from None
+    except (RecursionError, ValueError):  # nested past the parser's depth; a number too long to convert
+        raise TableError(f"the ladder table {path} is not JSON this package reads (nested too deep, or a number "
+                         "too long); rebuild it") from None
     check_table(path, table)
     return table
 
