@@ -62,9 +62,7 @@ def arena(args: argparse.Namespace) -> int:
     if chosen is not None and args.opening_rule is not None:
         raise ValueError(f"--opening-rule {args.opening_rule} lays the opening of every game: leave out --openings")
     if chosen is not None:
-        if getattr(game, "family", None) != "mnk":
-            raise ValueError(f"{game.name} has no opening sets: leave out --openings")
-        openings.resolve(chosen, game.size)  # a bad name or file fails here, before any game
+        openings.for_game(chosen, game)  # a bad name or file, or another game's set, fails here, before any game
     try:
         if len(args.policies) == 2:
             a, b = args.policies
@@ -237,7 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games at a time; local: at most the cores (default 1)")
     a.add_argument("--seed", type=SEED_ARG, default=0, help="the match's seed: each game's seed comes from it (default 0)")
     a.add_argument("--openings", metavar="NAME|FILE", help="opening set (rif26, ...) or file, played in colour-swapped "
-                   "pairs; default: rif26 on 15x15 renju, the balanced set on 15x15 and 9x9 freestyle; 'none': empty board")
+                   "pairs; default: rif26 on 15x15 renju, the balanced set on 15x15 and 9x9 freestyle, connect_four_2ply "
+                   "(the ladder's 49 starts) for connect four; 'none': empty board")
     a.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early once an SPRT (alpha = beta = 0.05) decides")
     a.add_argument("--save-games", metavar="DIR", help="write every game to DIR as SGF")
     a.add_argument("--backend", default="local", choices=("local", "ray"), help="where the games run (default: local processes)")

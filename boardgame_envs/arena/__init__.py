@@ -4,6 +4,8 @@
   state and its answer is checked and played on the referee's own state.
 - :mod:`~boardgame_envs.arena.matches`: :func:`match` (pairs, seeds, intervals, Elo,
   SPRT stops) and :func:`round_robin`.
+- :mod:`~boardgame_envs.arena.evidence`: what a match's games say: distinct games and
+  colour pairs, and the score's 95% interval from the distinct ones.
 - :mod:`~boardgame_envs.arena.backends`: where games run (this process, worker
   processes, Ray), in task order; a worker that dies is an error, not a hang.
 - :mod:`~boardgame_envs.arena.sprt`: the sequential test.

@@ -43,6 +43,7 @@ import numpy as np
 
 from boardgame_envs.arena.backends import check_backend, run_tasks
 from boardgame_envs.arena.elo import fit
+from boardgame_envs.arena.evidence import Evidence, from_counts, from_records
 from boardgame_envs.arena.records import GameRecord, games_dir, save
 from boardgame_envs.arena.referee import GameTask, play_task
 from boardgame_envs.arena.sprt import SPRT
@@ -52,7 +53,6 @@ from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.policies.registry import spec_name
 from boardgame_envs.arena.progress import progress_bar
 
-Z95 = 1.959964
 ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
 
 
@@ -114,21 +114,19 @@ class MatchResult:
             counts[int(points * 2)] += 1
         return counts
 
+    def evidence(self) -> Evidence:
+        """What the games say (:mod:`~boardgame_envs.arena.evidence`): distinct games and colour pairs, the score
+        and its 95% interval from the distinct pairs; from the counts alone when the records are not all here."""
+        if len(self.records) == self.games == len(self.a_black) and self.games:
+            points = [a_points(r, black) for r, black in zip(self.records, self.a_black)]
+            return from_records(self.records, self.a_black, points)
+        return from_counts(self.wins, self.draws, self.losses)
+
     def score(self) -> tuple[float, float, float]:
-        """A's mean score (win 1, draw 1/2) with a 95% normal interval from the per-game variance."""
-        n = self.games
-        if n == 0:
-            return 0.5, 0.0, 1.0
-        s = (self.wins + 0.5 * self.draws) / n
-        var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
-        if var == 0.0:
-            # All games alike: the normal interval collapses; use Wilson's.
-            z2 = Z95 * Z95
-            centre = (s + z2 / (2 * n)) / (1 + z2 / n)
-            half = Z95 * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-            return s, max(0.0, centre - half), min(1.0, centre + half)
-        half = Z95 * math.sqrt(var / n)
-        return s, max(0.0, s - half), min(1.0, s + half)
+        """A's mean score (win 1, draw 1/2) and its 95% interval from the distinct evidence (0..1 when
+        the games cannot bound it: :meth:`evidence` says why)."""
+        ev = self.evidence()
+        return ev.score, ev.low, ev.high
 
     def elo(self) -> tuple[float, float, float]:
         """Elo difference A - B with the interval mapped from the score's, capped at ±ELO_CAP."""
@@ -164,7 +162,13 @@ class MatchResult:
             lines.append(f"  {glitches} engine glitch(es) recovered without a forfeit")
         if self.pairs:
             lines.append(f"  pairs by {self.name_a}'s points 0, 1/2, 1, 3/2, 2: {self.pentanomial()}")
-        lines.append(f"  score {s:.3f} (95% {lo:.3f}..{hi:.3f}); {_elo_text(s, lo, hi, e, elo_lo, elo_hi)}")
+        ev = self.evidence()
+        if ev.paired:
+            lines.append(f"  {ev.describe()}")
+        if ev.bounded:
+            lines.append(f"  score {s:.3f} (95% {lo:.3f}..{hi:.3f}); {_elo_text(s, lo, hi, e, elo_lo, elo_hi)}")
+        else:
+            lines.append(f"  score {s:.3f}: no interval and no Elo, the games cannot bound them")
         if self.sprt is not None:
             lower, upper = self.sprt.bounds
             verdict = {"H1": f"H1 accepted (Elo >= {self.sprt.elo1:g})", "H0": f"H0 accepted (Elo <= {self.sprt.elo0:g})"}
@@ -272,7 +276,7 @@ def match(
     rule = game.opening.name if isinstance(game, OpeningRuleGame) else ""
     if rule and openings is not None:
         raise ValueError(f"the {rule} opening rule lays the opening of every game: leave out openings")
-    chosen = opening_sets.resolve(openings, game.size) if openings is not None else []
+    chosen = opening_sets.for_game(openings, game) if openings is not None else []
     pairs = bool(chosen or rule) if pairs is None else bool(pairs)
     if pairs and not (chosen or rule):
         raise ValueError("pairs=True needs openings (a pair is one opening played with colours swapped)")
@@ -385,7 +389,9 @@ def round_robin_table(elo: dict[str, float], pairs: list[MatchResult]) -> str:
     pair_width = 2 * width + 4
     lines.append(f"  {'pair':<{pair_width}}{'W':>5}{'D':>5}{'L':>5}  score of the first (95%)")
     for r in pairs:
-        s, lo, hi = r.score()
+        ev = r.evidence()
+        bound = f"({ev.low:.3f}..{ev.high:.3f})" if ev.bounded else "(no bound: the same games every time)"
+        repeats = f", {ev.distinct_units} distinct colour pairs of {ev.units}" if ev.bounded and ev.repeats else ""
         lines.append(f"  {r.name_a + ' vs ' + r.name_b:<{pair_width}}{r.wins:>5}{r.draws:>5}{r.losses:>5}"
-                     f"  {s:.3f} ({lo:.3f}..{hi:.3f})")  # fmt: skip
+                     f"  {ev.score:.3f} {bound}{repeats}")  # fmt: skip
     return "\n".join(lines)

@@ -99,7 +99,8 @@ def play_record(
     mnk = as_family(raw.game, "mnk") is not None
     if opening is not None and mnk:
         opening = opening_sets.as_opening(opening, raw.game.size)
-    env.reset(options={"opening": opening} if opening is not None else None)
+    start = list(opening.moves) if isinstance(opening, opening_sets.Opening) and not mnk else opening
+    env.reset(options={"opening": start} if start is not None else None)
     strict = env is raw  # a raw env raises on an illegal move; env()'s wrappers make it a loss
     game, state = raw.game, raw.game_state
     players = dict(zip(env.possible_agents, ((black, names[0]), (white, names[1]))))

@@ -14,7 +14,11 @@ board size. Built-in sets (:data:`NAMES`) ship as text files in
 ``rif26`` holds the 26 canonical renju openings of the RIF (15x15);
 ``balanced15`` and ``balanced9`` hold short freestyle openings chosen to be
 balanced for the built-in search (see ``baselines/balanced_openings.py`` and
-``docs/evaluation.md`` for how). :func:`resolve` turns what a user gives (a set
+``docs/evaluation.md`` for how). ``connect_four_2ply`` holds connect four's 49
+starts of two moves, the ones its ladder draws from (made and checked by
+``baselines/connect_four_openings.py``); a set for a game other than m,n,k says
+which in a ``# game: NAME`` header and writes moves in that game's notation
+(``d c``), and :func:`for_game` resolves a match's openings for any game. :func:`resolve` turns what a user gives (a set
 name, a file, a list) into openings; :func:`as_opening` reads one, as the
 ``options={"opening": ...}`` of an env's ``reset``. Bytes are refused with a
 TypeError (``b"e5"`` is not two actions), and a file's board size is at most 19
@@ -37,9 +41,12 @@ import numpy as np
 from boardgame_envs.games.notation import COLUMNS, parse_point, point_name
 from boardgame_envs.safeio import FileRefusedError, read_bytes
 
-NAMES = ("rif26", "balanced15", "balanced9")
+NAMES = ("rif26", "balanced15", "balanced9", "connect_four_2ply")
+# The set a match of a game other than m,n,k plays by default (m,n,k boards: :func:`default_set`).
+GAME_SETS = {"connect_four": "connect_four_2ply"}
 _POINT_LIKE = re.compile(r"^\s*[a-z]\d{1,2}\s*$", re.IGNORECASE)
 _HEADER = re.compile(r"^#\s*board_size\s*:\s*(\d+)\s*$")
+_GAME_HEADER = re.compile(r"^#\s*game\s*:\s*(\S+)\s*$")
 
 
 class OpeningError(ValueError):
@@ -48,15 +55,23 @@ class OpeningError(ValueError):
 
 @dataclass(frozen=True)
 class Opening:
-    """A named start position: ``moves`` are actions, black first, on a ``board_size`` board."""
+    """A named start position: ``moves`` are actions, black first, on a ``board_size`` board.
+
+    An opening of a game other than m,n,k names it in ``game`` (a catalog name, ``"connect_four"``), with
+    ``board_size`` 0 and the moves in that game's actions.
+    """
 
     name: str
     moves: tuple[int, ...]
     board_size: int
+    game: str = ""
 
     @property
     def notation(self) -> str:
-        """The moves in renju notation, ``"h8 h9 i9"``."""
+        """The moves in renju notation, ``"h8 h9 i9"`` (in the game's own, ``"d c"``, for another game)."""
+        if self.game:
+            names = _game_object(self.game).action_name
+            return " ".join(names(a) for a in self.moves)
         return " ".join(point_name(a, self.board_size) for a in self.moves)
 
     def __str__(self) -> str:
@@ -72,6 +87,11 @@ def parse_set(text: str, board_size: int | None = None, source: str = "<text>") 
     """Openings from the text format above; ``board_size`` defaults to the file's header (else 15)."""
     size = board_size
     lines = text.splitlines()
+    game = _declared_game(lines, source)
+    if game:
+        if board_size is not None:
+            raise OpeningError(f"{source} holds openings for {game}, not for a {board_size}x{board_size} board")
+        return _parse_game_set(lines, game, source)
     for line in lines:
         header = _HEADER.match(line.strip())
         if header:
@@ -102,6 +122,74 @@ def parse_set(text: str, board_size: int | None = None, source: str = "<text>") 
     if not openings:
         raise OpeningError(f"{source} holds no openings")
     return openings
+
+
+def _declared_game(lines: list[str], source: str) -> str:
+    """The game a ``# game: NAME`` header names ("" for none), checked against the catalog."""
+    names = [m.group(1) for m in map(_GAME_HEADER.match, (line.strip() for line in lines)) if m]
+    if not names:
+        return ""
+    if len(set(names)) > 1:
+        raise OpeningError(f"{source} names more than one game: {', '.join(dict.fromkeys(names))}")
+    try:
+        _game_object(names[0])
+    except ValueError as exc:
+        raise OpeningError(f"{source}: {exc}") from None
+    return names[0]
+
+
+def _parse_game_set(lines: list[str], game: str, source: str) -> list[Opening]:
+    """The openings of a set for ``game`` (not m,n,k): ``name: moves`` or moves, in the game's notation."""
+    openings = []
+    for number, line in enumerate(lines, 1):
+        body = line.split("#", 1)[0].strip()
+        if not body:
+            continue
+        name, _, moves = body.rpartition(":")
+        try:
+            opening = game_opening(moves.split(), game)
+        except OpeningError as exc:
+            raise OpeningError(f"{source}, line {number}: {exc}") from None
+        openings.append(Opening(name.strip() or opening.name, opening.moves, 0, game))
+    if not openings:
+        raise OpeningError(f"{source} holds no openings")
+    return openings
+
+
+def _game_object(name: str) -> Any:
+    """The catalog's Game called ``name`` (its default parameters); ValueError for an unknown name."""
+    from boardgame_envs.games.catalog import game_info  # the catalog is above this module in the games package
+
+    return game_info(name).game()
+
+
+def game_opening(moves: Any, game: str) -> Opening:
+    """One opening of ``game`` (a catalog name, not m,n,k) from its moves: actions, their names, or one string
+    of names (``"d c"``); each move is checked against the game's rules, and the opening may not end the game."""
+    _refuse_bytes(moves)
+    rules = _game_object(game)
+    items = moves.split() if isinstance(moves, str) else list(moves) if isinstance(moves, (Sequence, np.ndarray)) else []
+    if not items:
+        raise OpeningError(f"an opening of {game} is a non-empty list of moves, got {moves!r}")
+    state, actions = rules.new_state(), []
+    for i, item in enumerate(items, 1):
+        try:
+            if isinstance(item, str):
+                action = rules.parse_action(item)
+            elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+                action = int(item)
+            else:
+                raise ValueError(f"{item!r} is neither an action nor a move's name")
+        except ValueError as exc:
+            raise OpeningError(f"opening move {i}: {exc}") from None
+        reason = state.illegal_reason(action)
+        if reason is not None or state.terminal:
+            raise OpeningError(f"opening move {i}: {reason or 'the game is over'}")
+        state.play(action)
+        actions.append(action)
+    if state.terminal:
+        raise OpeningError(f"opening {' '.join(map(rules.action_name, actions))} ends the game")
+    return Opening(" ".join(map(rules.action_name, actions)), tuple(actions), 0, game)
 
 
 def load(name: str) -> list[Opening]:
@@ -165,10 +253,43 @@ def resolve(spec: Any, board_size: int) -> list[Opening]:
     else:
         raise OpeningError(f"openings must be a set name, a file or a list of openings, got {spec!r}")
     for opening in openings:
+        if opening.game:
+            raise OpeningError(f"opening {opening} is for {opening.game}, not for a {board_size}x{board_size} board")
         if opening.board_size != board_size:
             raise OpeningError(
                 f"opening {opening} is for {opening.board_size}x{opening.board_size}, not {board_size}x{board_size}"
             )
+    return openings
+
+
+def for_game(spec: Any, game: Any) -> list[Opening]:
+    """What a match's ``openings=`` names for ``game`` (a Game), as a list.
+
+    On an m,n,k board this is :func:`resolve`. Another game (connect four) takes a
+    set name or file of its own (``# game: NAME``), or a list whose items are
+    :class:`Opening` objects, move strings in its notation (``"d c"``) or lists of
+    actions; an opening of another game, or an empty list, is an OpeningError.
+    """
+    if getattr(game, "family", None) == "mnk":
+        return resolve(spec, game.size)
+    _refuse_bytes(spec)
+    if isinstance(spec, (str, os.PathLike)):
+        if isinstance(spec, str) and spec in NAMES:
+            openings = load(spec)
+        elif os.path.exists(spec):
+            openings = read(spec)
+        else:
+            raise OpeningError(f"{os.fspath(spec)!r} is neither a built-in opening set ({', '.join(NAMES)}) nor a file")
+    elif isinstance(spec, Sequence):
+        openings = [item if isinstance(item, Opening) else game_opening(item, game.name) for item in spec]
+        if not openings:
+            raise OpeningError("the list of openings is empty")
+    else:
+        raise OpeningError(f"openings must be a set name, a file or a list of openings, got {spec!r}")
+    for opening in openings:
+        if opening.game != game.name:
+            board = opening.game or f"a {opening.board_size}x{opening.board_size} board"
+            raise OpeningError(f"opening {opening} is for {board}, not for {game.name}")
     return openings
 
 
@@ -227,7 +348,7 @@ def _first_bad_point(text: str, board_size: int) -> str:
 def default_for(game: Any) -> str | None:
     """The opening set a match of ``game`` (a Game) plays by default; None for games without opening sets."""
     if getattr(game, "family", None) != "mnk":
-        return None
+        return GAME_SETS.get(getattr(game, "name", ""))
     return default_set(game.size, game.win_length, game.rule)
 
 

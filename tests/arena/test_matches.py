@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from scipy.stats import t as student_t
 
 from boardgame_envs import tictactoe_v0
 from boardgame_envs.arena import MatchResult, elo_from_score, match, round_robin
@@ -34,10 +35,16 @@ def test_elo_and_interval_math():
     assert elo_from_score(0.5) == 0.0 and elo_from_score(1.0) == 800.0
     r = MatchResult("a", "b", {"first": [30, 0, 20], "second": [30, 0, 20]})
     s, lo, hi = r.score()
-    half = 1.959964 * math.sqrt(0.6 * 0.4 / 100)  # win/loss only: binomial
-    assert s == 0.6 and lo == pytest.approx(0.6 - half) and hi == pytest.approx(0.6 + half)
+    # Counts alone (no records): each game a unit. The spread of 100 win/loss games with 99 degrees of
+    # freedom makes an effective 99 games; Wilson's interval over them with Student's t quantile.
+    n, q = 99, student_t.ppf(0.975, 99)
+    centre = (0.6 + q * q / (2 * n)) / (1 + q * q / n)
+    half = q * math.sqrt(0.24 / n + q * q / (4 * n * n)) / (1 + q * q / n)
+    assert s == 0.6 and lo == pytest.approx(centre - half) and hi == pytest.approx(centre + half)
+    wald = 1.959964 * math.sqrt(0.6 * 0.4 / 100)  # the normal interval it replaced, about as wide at 100 games
+    assert abs((hi - lo) / 2 - wald) < 0.003
     sweep = MatchResult("a", "b", {"first": [10, 0, 0], "second": [10, 0, 0]})
-    assert sweep.score()[1] < 1.0  # Wilson lower bound for an all-win record
+    assert sweep.score()[1] == pytest.approx(0.025 ** (1 / 20))  # a clean sweep: the bound for any 0..1 score
 
 
 def test_round_robin_orders_by_strength():
