@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.util
+import re
 import sys
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
@@ -20,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 BASELINES = Path(__file__).resolve().parents[1] / "baselines"
+_STUB = re.compile(r'^run_moved\(globals\(\), "([\w/]+\.py)"\)$', re.M)  # the call a stub makes (baselines/moved.py)
 
 
 class _Neighbours(importlib.abc.MetaPathFinder):
@@ -58,3 +60,13 @@ def load_baseline(name: str) -> ModuleType:
     finally:
         sys.meta_path.remove(finder)
         sys.path[:] = saved_path
+
+
+def moved_stubs() -> list[tuple[str, str]]:
+    """(old, new) paths from the repository root, one for each stub that a moved script left in baselines/."""
+    found = []
+    for file in sorted(BASELINES.glob("*.py")):
+        m = _STUB.search(file.read_text())
+        if m:
+            found.append((f"baselines/{file.name}", f"baselines/{m[1]}"))
+    return found

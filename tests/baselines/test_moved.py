@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
@@ -10,22 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from baseline_scripts import BASELINES
+from baseline_scripts import BASELINES, moved_stubs
 
 ROOT = BASELINES.parent
-STUB = re.compile(r'^run_moved\(globals\(\), "([\w/]+\.py)"\)$', re.M)
-
-
-def stubs() -> list[tuple[str, str]]:
-    """(old, new) paths from the repository root, for each stub in baselines/."""
-    found = []
-    for file in sorted(BASELINES.glob("*.py")):
-        m = STUB.search(file.read_text())
-        if m:
-            found.append((f"baselines/{file.name}", f"baselines/{m[1]}"))
-    return found
-
-
 def run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *argv], cwd=cwd, capture_output=True, text=True, timeout=300)
 
@@ -69,11 +55,11 @@ def test_a_stub_whose_target_is_missing_says_so(moved_folder):
 
 def test_there_are_stubs_and_the_changelog_lists_each_move():
     changelog = (ROOT / "CHANGELOG.md").read_text()
-    assert stubs()
-    assert [(old, new) for old, new in stubs() if f"`{old}` -> `{new}`" not in changelog] == []
+    assert moved_stubs()
+    assert [(old, new) for old, new in moved_stubs() if f"`{old}` -> `{new}`" not in changelog] == []
 
 
-@pytest.mark.parametrize("old,new", stubs())
+@pytest.mark.parametrize("old,new", moved_stubs())
 def test_each_stub_is_the_two_lines_and_points_at_its_script(old, new):
     assert (ROOT / new).is_file() and Path(new).name == Path(old).name
     assert (ROOT / old).read_text() == (f'"""Moved to {new}; this stub runs it from there until the next release."""\n\n'
