@@ -19,6 +19,11 @@ the same arguments and the same meaning of a budget. They use only
 and alpha-beta's transposition table keys a position by ``search_key()`` where
 a state has one (a state whose board and player to move do not tell it apart:
 a step of a tournament opening), else by the board and the player to move.
+The table keeps a lower and an upper bound per position, a win or a loss as
+its distance from that position (so it serves at any ply), and a subtree
+searched to the end of every line as good for any depth: small games are
+solved outright (misère tic-tac-toe from any position within the default
+4,000 nodes, 2x2 dots and boxes from the empty board in about 7,200).
 
 Every search scores a finished game by its ``returns()`` for the player it
 searches for (:func:`~boardgame_envs.games.protocol.outcome_for`), never as a
@@ -173,11 +178,26 @@ def _argmax(scores: np.ndarray, rng: np.random.Generator) -> int:
 
 
 # ------------------------------------------------------------------ alpha-beta
-class _Budget:
-    __slots__ = ("nodes",)
+# Scores, for the player to move: an end of the game ``p`` plies below the root scores ``r * WIN_SCORE - sign(r) * p``
+# for its return ``r`` (a win sooner, a loss later is better; a margin scales it), a heuristic leaf ``1000 *
+# evaluate()``. A score beyond MATE_BOUND therefore comes from an end of the game, so long as a return that is not
+# 0 is at least 0.01 in size (docs/games.md, "Returns"); the table keeps such a score counted from its own node
+# rather than from the root (see _to_table), so a win or a loss found once is reused at any ply.
+MATE_BOUND = 5_000
+EXACT_DEPTH = 1 << 30  # a table entry whose every line ran to the end of the game: good for any depth
+ROOT_MARGIN = 0.5  # a root move this far below the best so far is only bounded (see alphabeta_scores)
+
+
+class _Search:
+    """One alpha-beta search's budget, table and count of horizon nodes (a heuristic leaf, or an entry of the
+    table that was not searched to the end): a subtree that added none is exact whatever the depth."""
+
+    __slots__ = ("nodes", "table", "horizon")
 
     def __init__(self, nodes: int) -> None:
         self.nodes = nodes
+        self.table: dict[bytes, tuple[int, float, float, int]] = {}  # key -> (depth, lower, upper, best move)
+        self.horizon = 0
 
 
 class _OutOfNodes(Exception):
@@ -191,38 +211,67 @@ def _evaluate(state: Any) -> float:
 
 def _end_score(state: Any, player: int, ply: int) -> float:
     """A finished game ``ply`` plies below the root, scored for ``player``: ``WIN_SCORE - ply`` for a
-    win (a return of +1; sooner is better), ``-(WIN_SCORE - ply)`` for a loss (later is better), 0 a draw."""
+    win (a return of +1; sooner is better), ``-(WIN_SCORE - ply)`` for a loss (later is better), 0 a draw;
+    a return with a margin scales ``WIN_SCORE``."""
     result = outcome_for(state, player)
     return float(result * WIN_SCORE - np.sign(result) * ply)
 
 
-def _child_value(child: Any, player: int, depth: int, ply: int, alpha: float, beta: float, budget: _Budget,
-                 table: dict[bytes, tuple[int, float, int, int]]) -> float:  # fmt: skip
+def _to_table(value: float, ply: int) -> float:
+    """A score ``ply`` plies below the root as the table keeps it: an end's distance counted from this node."""
+    if value > MATE_BOUND:
+        return value + ply
+    if value < -MATE_BOUND:
+        return value - ply
+    return value
+
+
+def _from_table(value: float, ply: int) -> float:
+    """A score of the table for a node ``ply`` plies below the root (the inverse of :func:`_to_table`)."""
+    if value > MATE_BOUND:
+        return value - ply
+    if value < -MATE_BOUND:
+        return value + ply
+    return value
+
+
+def _child_value(child: Any, player: int, depth: int, ply: int, alpha: float, beta: float, search: _Search) -> float:
     """The value for ``player``, who has just moved, of the position ``child`` (within ``(alpha, beta)``)."""
     if child.terminal:
         return _end_score(child, player, ply)
     if child.to_move == player:  # the same player moves again: no change of sides
-        return _negamax(child, depth, ply, alpha, beta, budget, table)
-    return -_negamax(child, depth, ply, -beta, -alpha, budget, table)
+        return _negamax(child, depth, ply, alpha, beta, search)
+    return -_negamax(child, depth, ply, -beta, -alpha, search)
 
 
-def _negamax(state: Any, depth: int, ply: int, alpha: float, beta: float, budget: _Budget,
-             table: dict[bytes, tuple[int, float, int, int]]) -> float:  # fmt: skip
-    """Negamax with alpha-beta and a transposition table; the value of a live ``state`` for its player to move."""
+def _negamax(state: Any, depth: int, ply: int, alpha: float, beta: float, search: _Search) -> float:
+    """Negamax with alpha-beta and a transposition table; the value of a live ``state`` for its player to move.
+
+    The table keeps a lower and an upper bound per position, each good to the depth it was searched to
+    (``EXACT_DEPTH``: whatever the depth), and a bound that does not settle the position still narrows its window.
+    """
     if depth == 0:
+        search.horizon += 1
         return 1000.0 * _evaluate(state)
-    budget.nodes -= 1
-    if budget.nodes < 0:
-        raise _OutOfNodes
     own_key = getattr(state, "search_key", None)
     key = own_key() if own_key is not None else state.board.tobytes() + bytes((state.to_move,))
-    entry = table.get(key)
+    entry = search.table.get(key)
     first = -1
+    horizon = search.horizon
     if entry is not None:
-        e_depth, e_value, e_flag, first = entry
-        if e_depth >= depth and abs(e_value) < WIN_SCORE - 1000:  # win scores depend on the ply: not reused
-            if e_flag == 0 or (e_flag > 0 and e_value >= beta) or (e_flag < 0 and e_value <= alpha):
-                return e_value
+        e_depth, lower, upper, first = entry
+        if e_depth >= depth:
+            lower, upper = _from_table(lower, ply), _from_table(upper, ply)
+            settled = lower if lower >= beta or lower == upper else upper if upper <= alpha else None
+            if settled is not None or lower > alpha or upper < beta:
+                if e_depth < EXACT_DEPTH:
+                    search.horizon += 1  # a bound that stops at a horizon: what uses it stops there too
+                if settled is not None:
+                    return settled
+                alpha, beta = max(alpha, lower), min(beta, upper)
+    search.nodes -= 1  # a node is a position whose moves are tried: one the table settles costs nothing
+    if search.nodes < 0:
+        raise _OutOfNodes
     moves = [int(a) for a in state.legal_actions()]
     if first in moves:
         moves.remove(first)
@@ -232,14 +281,20 @@ def _negamax(state: Any, depth: int, ply: int, alpha: float, beta: float, budget
     for action in moves:
         child = state.clone()
         child.play(action)
-        value = _child_value(child, me, depth - 1, ply + 1, alpha, beta, budget, table)
+        value = _child_value(child, me, depth - 1, ply + 1, alpha, beta, search)
         if value > best:
             best, best_move = value, action
         alpha = max(alpha, value)
         if alpha >= beta:
             break
-    flag = 1 if best >= beta else (-1 if best <= alpha0 else 0)
-    table[key] = (depth, best, flag, best_move)
+    lower = best if best > alpha0 else -math.inf  # fail-soft: above the window's floor, best is a lower bound
+    upper = best if best < beta else math.inf  # below its ceiling, an upper bound; within it, exact
+    stored = EXACT_DEPTH if search.horizon == horizon else depth  # every line ended: exact at any depth
+    lower, upper = _to_table(lower, ply), _to_table(upper, ply)
+    if entry is not None and entry[0] == stored and max(lower, entry[1]) <= min(upper, entry[2]):
+        lower, upper = max(lower, entry[1]), min(upper, entry[2])  # the same depth: both searches' bounds hold
+    if entry is None or stored >= entry[0]:
+        search.table[key] = (stored, lower, upper, best_move)
     return best
 
 
@@ -247,27 +302,41 @@ def alphabeta_scores(state: Any, depth: int, nodes: int | None) -> tuple[np.ndar
     """Iterative deepening to ``depth`` within ``nodes``: the root scores of the deepest complete iteration.
 
     Scores are for the player to move (``WIN_SCORE - p`` a win in ``p`` plies,
-    ``-inf`` for illegal moves); returns them and the depth reached.
+    ``-inf`` for illegal moves; a return with a margin scales ``WIN_SCORE``);
+    returns them and the depth reached. The best moves' scores are exact (ties
+    too); any other move's is an upper bound at least ``ROOT_MARGIN`` below the
+    best, so a score at or below ``-(WIN_SCORE - depth)`` proves a loss while a
+    higher one does not prove the move safe. The deepening stops early once a move
+    wins, every move loses, or an iteration reached the end of the game in
+    every line (its scores are then exact).
     """
     moves = [int(a) for a in state.legal_actions()]
     scores = np.full(state.game.num_actions, -np.inf)
     best_scores, reached = scores.copy(), 0
-    budget = _Budget(10**12 if nodes is None else int(nodes))
-    table: dict[bytes, tuple[int, float, int, int]] = {}
+    search = _Search(10**12 if nodes is None else int(nodes))
     me = state.to_move
-    for d in range(1, depth + 1):
+    # Without evaluate() a shallow iteration finds only the ends within its reach, so it is a poor guide for the
+    # next one: such a game deepens by half again each time (1, 2, 3, 4, 6, 9, 13, ...), one with it ply by ply.
+    step = (lambda d: d + 1) if hasattr(state, "evaluate") else (lambda d: max(d + 1, d * 3 // 2))
+    d = 0
+    while d < depth:
+        d = min(depth, step(d))
         scores = np.full(state.game.num_actions, -np.inf)
+        horizon = search.horizon
         try:
             for action in moves:
                 child = state.clone()
                 child.play(action)
-                scores[action] = _child_value(child, me, d - 1, 1, -math.inf, math.inf, budget, table)
+                # A move that cannot come within ROOT_MARGIN of the best so far gets a bound below it, not its
+                # score: the best moves' scores are exact, ties included, and no other move can pass for one.
+                floor = scores.max() - ROOT_MARGIN
+                scores[action] = _child_value(child, me, d - 1, 1, floor, math.inf, search)
         except _OutOfNodes:
             break
         best_scores, reached = scores, d
         moves.sort(key=lambda a: -scores[a])  # the best first in the next iteration
-        if abs(scores.max()) >= WIN_SCORE - d:
-            break  # decided: a move wins, or every legal move loses (illegal ones are -inf), within the horizon
+        if abs(scores.max()) >= WIN_SCORE - d or search.horizon == horizon:
+            break  # decided: a move wins, every legal move loses (illegal ones are -inf), or every line ended
     return best_scores, reached
 
 
