@@ -342,20 +342,16 @@ def make_vector_env(num_envs: int = 1, opening_rule: Any = None, parallel: bool 
 def register_gymnasium_envs() -> None:
     """Register the Gymnasium ids; ids already registered are left alone.
 
-    Each id of a game the batched engine plays also has a native vector entry point
-    (``gymnasium.make_vec(id, num_envs=...)``): the batched engine of
-    :mod:`boardgame_envs.vector.gym_env` (:func:`make_vector_env`; under an opening
-    rule, single-agent envs in turn). The others vectorize with Gymnasium's "sync" mode.
+    Every id also has a native vector entry point (``gymnasium.make_vec(id, num_envs=...)``):
+    the batched engine of :mod:`boardgame_envs.vector.gym_env`, which steps every game
+    (:func:`make_vector_env`; under an opening rule, single-agent envs in turn).
     """
     entry = "boardgame_envs.envs.single_agent:SingleAgentEnv"
     vector_entry = "boardgame_envs.envs.single_agent:make_vector_env"
     ids = {env_id: {"game": name, **fixed} for name, info in GAMES.items() for env_id, fixed in info.gymnasium_ids.items()}
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:
-            # Without the batched engine, make_vec runs the single-agent envs in turn (Gymnasium's "sync").
-            batched = GAMES[kwargs["game"]].batched
-            gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry if batched else None,
-                               kwargs=kwargs)  # fmt: skip
+            gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry, kwargs=kwargs)
 
 
 __getattr__ = renamed_attributes(__name__)  # the old name BoardGameEnv, with a warning until it goes

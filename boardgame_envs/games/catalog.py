@@ -12,7 +12,7 @@ per-game settings keyed by the catalog name (AlphaZero's:
 env module that registers itself, and one entry in :data:`GAMES`
 (docs/games.md lists the fields). Every entry is checked when the catalog is
 built, and an error names the entry; what can be derived from the game is
-derived: ``batched`` (the batched engine plays the m,n,k family only). The
+derived: ``batched`` (whether numba kernels step its batches). The
 gomoku entry's default rule is the package's flagship, renju (freestyle for a k
 other than five, where renju is not defined); each ladder names its own rule
 (``boardgame-envs ladder``). Gomoku and renju may also be played under a
@@ -64,8 +64,9 @@ class GameInfo:
     rules: tuple[str, ...] = ()
     default_rule: str | None = None
     factory: str | None = None  # "module:attribute" of a parameterless Game class (games other than m,n,k)
-    # The batched engine (boardgame_envs.vector) plays it, else make_vec runs envs in turn. None: derived, True
-    # for an m,n,k entry (the family the engine plays), False for any other; True there is refused.
+    # The batched engine (boardgame_envs.vector, every game) steps it with numba kernels: the m,n,k family's or the
+    # game's own (game.kernels()); else it steps the game's states in a loop. None: derived; True without kernels
+    # is refused.
     batched: bool | None = None
     opening_rules: bool = False  # it may be played under a tournament opening rule (games/opening_rules.py)
 
@@ -86,9 +87,6 @@ class GameInfo:
                                                                           if getattr(self, f)]  # fmt: skip
         if given:
             raise bad("factory", f"makes a game that takes no board size, k or rule: leave out {', '.join(given)}")
-        if self.batched:
-            raise bad("batched", "is True, but the batched engine plays the m,n,k family only: leave it out (derived)")
-        object.__setattr__(self, "batched", False)
         try:
             game = load(self.factory)()
         except Exception as exc:  # an entry that cannot build its game is named, whatever went wrong
@@ -99,6 +97,11 @@ class GameInfo:
             raise bad("factory", f"{self.factory!r} builds a game without {', '.join(missing)} (games/protocol.py)")
         if game.name != self.name:
             raise bad("factory", f"{self.factory!r} builds a game named {game.name!r}: the names must agree")
+        hook = getattr(game, "kernels", None)
+        kernels = callable(hook) and hook() is not None
+        if self.batched and not kernels:
+            raise bad("batched", "is True, but the game has no kernels (game.kernels()): leave it out (derived)")
+        object.__setattr__(self, "batched", kernels)
 
     def _check_mnk(self, bad: Any) -> None:
         """The fields an m,n,k entry needs (no factory): sizes, defaults within them, known rules."""

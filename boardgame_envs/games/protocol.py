@@ -61,6 +61,20 @@ are not objects handed to a generic numba search: numba compiles a function
 per kernel it is passed, and such compilations do not load from its on-disk
 cache (measured: every new process compiled again), so each family keeps its
 own fast paths and every other game gets the protocol's searches.
+
+**Batched kernels (optional).** ``game.kernels()`` names the class that
+steps many games of it at once in numba, as ``"module:attribute"`` (a name,
+so that the kernels' module may import the game's), or returns the class, or
+None. The batched engine (:mod:`boardgame_envs.vector`) builds it as
+``cls(game, num_envs, parallel=False)``: one row per game in arrays
+(``to_move`` players 1/2, ``num_moves``, ``boards``, ``last_move``, ``legal``
+``(B, num_actions)`` with ``num_legal``, ``over``, ``illegal``), changed by
+``reset(where)``, ``step(actions, where, raising, autoreset, obs, final_obs,
+rewards, terminated) -> number of illegal actions``, ``observe(viewers,
+out)``, and read back as a state by ``state(b)``. Without it the engine steps
+the game's states in a Python loop behind the same API, so kernels are only a
+speed-up; connect four's (:mod:`boardgame_envs.games.connect_four_kernels`,
+bitboards) is the model.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def test_gymnasium_check_env_and_make_vec(entry_case):
         check_gymnasium_id(env_id, entry_case.info.batched)
 
 
-def check_gymnasium_id(env_id, batched):
+def check_gymnasium_id(env_id, kernels):
     env = gymnasium.make(env_id, opponent="random")
     check_env(env.unwrapped, skip_render_check=True)
     env.close()
@@ -89,7 +89,9 @@ def check_gymnasium_id(env_id, batched):
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
         obs, reward, terminated, truncated, info = vec.step(actions)
         assert reward.shape == (2,) and np.all(np.abs(reward) <= 1)
-    assert (type(vec).__name__ != "SyncVectorEnv") == batched  # the batched engine where derived
+    # The batched engine for every game: its numba kernels where the catalog derived them, else its loop.
+    assert type(vec.unwrapped).__name__ == "SingleAgentVectorEnv"
+    assert (type(vec.unwrapped.engine.batch).__name__ != "LoopBatch") == kernels
     vec.close()
 
 

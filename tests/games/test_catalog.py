@@ -18,19 +18,19 @@ def entry(**fields):
 
 def test_a_new_game_left_with_defaults_gets_a_derived_batched_field():
     info = entry(factory=MISERE)
-    assert info.batched is False  # the batched engine plays the m,n,k family only
+    assert info.batched is False  # no kernels: the batched engine steps its states in a loop
     assert info.game().name == "avoid_three"
 
 
 def test_the_shipped_entries_derive_batched_by_family():
     assert {name: info.batched for name, info in GAMES.items()} == {
-        "tictactoe": True, "gomoku": True, "renju": True, "connect_four": False}  # fmt: skip
+        "tictactoe": True, "gomoku": True, "renju": True, "connect_four": True}  # fmt: skip
 
 
 @pytest.mark.parametrize(
     "fields, says",
     [
-        (dict(factory=MISERE, batched=True), "batched is True, but the batched engine plays the m,n,k family only"),
+        (dict(factory=MISERE, batched=True), "batched is True, but the game has no kernels (game.kernels())"),
         (dict(factory="no.such.module:Game"), "factory 'no.such.module:Game' does not build a game: ModuleNotFoundError"),
         (dict(factory="games.misere_game"), "factory must be 'module:attribute'"),
         (dict(factory="boardgame_envs.games.connect_four:ConnectFourGame"), "builds a game named 'connect_four'"),
