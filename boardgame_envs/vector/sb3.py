@@ -77,6 +77,36 @@ class BoardCNN(BaseFeaturesExtractor):
         return self.linear(self.cnn(observations.float()))
 
 
+def what_to_pass(env: Any) -> str:
+    """:class:`SB3VecEnv`'s error for an ``env`` it cannot wrap: what it got, and the call that gives what it takes."""
+    spec = getattr(env, "spec", None)
+    env_id = getattr(spec, "id", None)
+    kwargs = dict(getattr(spec, "kwargs", None) or {})
+    mode = kwargs.pop("vectorization_mode", None)
+    num_envs = kwargs.pop("num_envs", getattr(env, "num_envs", 64))
+    single = "a single env " if not hasattr(env, "num_envs") else ""
+    got = f"{single}{type(env).__name__}" + (f" of {env_id!r}" if env_id else "") + (
+        f" (vectorization_mode={mode!r})" if mode else "")  # fmt: skip
+    if not env_id or not str(env_id).startswith("boardgame_envs/"):
+        return (f"SB3VecEnv wraps the vector view of boardgame_envs, got {got}: pass "
+                "gymnasium.make_vec('boardgame_envs/ConnectFour-v0', num_envs=64, vectorization_mode='vector_entry_point', "
+                "opponent=...) (any id of the package), or boardgame_envs.vector.gym_env.SingleAgentVectorEnv(64, "
+                "game=...); for other envs use SB3's own DummyVecEnv / SubprocVecEnv")  # fmt: skip
+    fixed = {k: v for k, v in kwargs.items() if k != "game"}  # the id fixes the game
+    if fixed.get("opening_rule") not in (None, False):
+        return (f"SB3VecEnv wraps the vector view, got {got}: the batched engine plays no opening rule "
+                f"(opening_rule={fixed['opening_rule']!r}), so make_vec gave single-agent envs in turn; wrap those in "
+                f"SB3's own DummyVecEnv([lambda: gymnasium.make({env_id!r}, {_arguments(fixed)})] * {num_envs}) "
+                "instead, or drop opening_rule for SB3VecEnv")  # fmt: skip
+    return (f"SB3VecEnv wraps the vector view, got {got}: pass gymnasium.make_vec({env_id!r}, "
+            f"num_envs={num_envs}, vectorization_mode='vector_entry_point'"
+            + (f", {_arguments(fixed)}" if fixed else "") + ")")  # fmt: skip
+
+
+def _arguments(kwargs: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" if len(repr(v)) <= 60 else f"{k}=..." for k, v in kwargs.items())
+
+
 class SB3VecEnv(VecEnv):
     """Adapter from :class:`~boardgame_envs.vector.gym_env.SingleAgentVectorEnv` to SB3's ``VecEnv``.
 
@@ -88,7 +118,7 @@ class SB3VecEnv(VecEnv):
     def __init__(self, env: Any) -> None:
         base = getattr(env, "unwrapped", env)
         if not isinstance(base, SingleAgentVectorEnv):
-            raise TypeError(f"SB3VecEnv wraps the vector view of boardgame_envs (gymnasium.make_vec), got {type(env)}")
+            raise TypeError(what_to_pass(env))
         self.env = env
         self.base = base
         super().__init__(base.num_envs, base.single_observation_space, base.single_action_space)
