@@ -28,6 +28,13 @@ and the interval between ratings stretches to keep them under ``rate_share``.
     python baselines/ppo_selfplay.py --game renju --cpu-hours 4 --out runs/ppo-renju-s0
 
 Run it again with the same ``--out`` to resume (a larger ``--cpu-hours`` extends it).
+
+The run folder is held by one process at a time and stamped ``run.json`` (recipe, game,
+format: :class:`~boardgame_envs.selfplay.rundir.RunFolder`); a folder of another recipe or game,
+or one that is not a run folder, is refused and left as it is. Resuming runs no code from the
+folder: ``checkpoint.pt`` holds tensors and plain values only and is read with
+``weights_only=True`` (:func:`boardgame_envs.safeio.load_tensors`), the settings as JSON.
+A folder of this script from before the stamp reads the same way and is stamped on resume.
 """
 
 from __future__ import annotations
@@ -36,7 +43,6 @@ import argparse
 import dataclasses
 import json
 import math
-import os
 import sys
 import zlib
 from dataclasses import dataclass
@@ -49,9 +55,22 @@ import torch
 from torch import nn
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
+from boardgame_envs.arena.lock import InUseError
+from boardgame_envs.safeio import (
+    DiskFullError,
+    FileRefusedError,
+    atomic_save_tensors,
+    atomic_write_text,
+    load_tensors,
+    read_json,
+)
 from boardgame_envs.selfplay import OpponentPool
 from boardgame_envs.selfplay.boardnet import BoardNet, BoardNetPolicy, load_net, save_net
+from boardgame_envs.selfplay.rundir import RunFolder, RunFolderError
 from boardgame_envs.selfplay.runclock import RunClock
+
+RECIPE = "ppo_selfplay"
+FORMAT = 2  # of the run folder: 1, unstamped (the same files, read the same way); 2, stamped run.json
 
 GAMES = {  # ladder name -> the Gymnasium id and arguments of the batched env
     "gomoku9": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}),
@@ -187,9 +206,28 @@ def checkpoint(out: Path, net: BoardNet, opt: torch.optim.Optimizer, pool: Oppon
         pool.save(out / "pool")
     data = {"config": dataclasses.asdict(cfg), "net": net.state_dict(), "opt": opt.state_dict(),
             "counters": counters.state(), "torch_rng": torch.get_rng_state()}  # fmt: skip
-    tmp = out / "checkpoint.pt.tmp"
-    torch.save(data, tmp)
-    os.replace(tmp, out / "checkpoint.pt")
+    atomic_save_tensors(data, out / "checkpoint.pt")  # tensors and plain values: read back with weights_only=True
+
+
+def resume(out: Path, net: BoardNet, opt: torch.optim.Optimizer) -> Counters:
+    """Load ``out/checkpoint.pt`` into ``net`` and ``opt`` and set torch's RNG; the counters. Anything that
+    is not this run's checkpoint is :class:`~boardgame_envs.safeio.FileRefusedError`, one line naming it."""
+    path = out / "checkpoint.pt"
+    data = load_tensors(path, what="run checkpoint")
+    try:
+        net.load_state_dict(data["net"])
+        opt.load_state_dict(data["opt"])
+        counters = Counters.from_state(data["counters"])
+        torch.set_rng_state(data["torch_rng"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as exc:
+        why = " ".join(str(exc).split())[:200]
+        raise FileRefusedError(path, f"not a checkpoint of this run ({type(exc).__name__}: {why})") from None
+    return counters
+
+
+def is_older_run(path: Path) -> bool:
+    """Whether ``path`` is a run of this script from before the stamp (format 1: its files, no run.json)."""
+    return (path / "checkpoint.pt").is_file() and (path / "config.json").is_file()
 
 
 def rate_now(cfg: Config, net: BoardNet, counters: Counters, out: Path) -> None:
@@ -260,9 +298,17 @@ def learn(cfg: Config, net: BoardNet, opt: torch.optim.Optimizer, batch: dict[st
 
 
 def train(cfg: Config, out: Path) -> Counters:
-    """Run (or resume) the run in ``out`` until its CPU budget (or ``max_updates``) is spent."""
+    """Run (or resume) the run in ``out`` until its CPU budget (or ``max_updates``) is spent, holding its folder."""
+    folder = RunFolder(out, RECIPE, cfg.game, FORMAT, older=is_older_run)
+    kind = folder.open()
+    try:
+        return _train(cfg, out, kind == "older")
+    finally:
+        folder.close()
+
+
+def _train(cfg: Config, out: Path, older: bool) -> Counters:
     torch.set_num_threads(cfg.threads)
-    out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
     planes = gymnasium.make_vec(GAMES[cfg.game][0], num_envs=1, vectorization_mode="vector_entry_point",
                                 channels_first=True, **GAMES[cfg.game][1]).single_observation_space.shape[0]  # fmt: skip
@@ -270,16 +316,14 @@ def train(cfg: Config, out: Path) -> Counters:
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     counters = Counters()
     if (out / "checkpoint.pt").exists():
-        data = torch.load(out / "checkpoint.pt", map_location="cpu", weights_only=False)
-        net.load_state_dict(data["net"])
-        opt.load_state_dict(data["opt"])
-        counters = Counters.from_state(data["counters"])
-        torch.set_rng_state(data["torch_rng"])
+        counters = resume(out, net, opt)
+        if older:  # read the same way as a stamped run: it is one now
+            RunFolder(out, RECIPE, cfg.game, FORMAT).write_stamp()
         print(f"resumed from {out}: {counters.updates} updates, {counters.steps} steps, "
               f"{counters.clock.hours:.3f} CPU-hours", flush=True)  # fmt: skip
     else:
         checkpoint(out, net, opt, new_pool(cfg), counters, cfg)  # the state every resume starts from
-    (out / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=1))
+    atomic_write_text(out / "config.json", json.dumps(dataclasses.asdict(cfg), indent=1))
     env, pool, obs, mask = start_games(cfg, out, counters.updates)
     clock = counters.clock
     clock.sync_curve(out / "curve.csv")  # drop ratings made after the checkpoint: they are made again
@@ -340,11 +384,8 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
     args = parser.parse_args(argv)
     out = Path(args.out)
     saved = out / "config.json"
-    known = {f.name for f in dataclasses.fields(Config)}
-    kept = {k: v for k, v in json.loads(saved.read_text()).items() if k in known} if saved.exists() else {}
+    kept = saved_config(saved) if saved.exists() else {}
     base = Config(**kept)  # a run's own recipe (keys an older script wrote and this one lacks are left out)
-    if isinstance(base.levels, list):
-        base.levels = tuple(base.levels)
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Config)
              if getattr(args, f.name) is not None}  # fmt: skip
     if saved.exists():  # a resumed run keeps its recipe; only the budget and the stop may change
@@ -360,9 +401,38 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
     return cfg, out
 
 
+def saved_config(path: Path) -> dict[str, Any]:
+    """The settings a run saved (``config.json``), as :class:`Config` fields (keys this script lacks left out);
+    :class:`~boardgame_envs.safeio.FileRefusedError` for a file that is not such settings."""
+    data = read_json(path, limit=1 << 20, what="run settings")
+    if not isinstance(data, dict):
+        raise FileRefusedError(path, "not run settings (a JSON object of Config fields)")
+    kept = {}
+    for f in dataclasses.fields(Config):
+        if f.name not in data:
+            continue
+        value, kind = data[f.name], type(f.default)
+        if kind is tuple and isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = tuple(value)
+        elif kind is float and type(value) is int:
+            value = float(value)
+        if type(value) is not kind:
+            raise FileRefusedError(path, f"{f.name} is {str(value)[:40]!r}, not a {kind.__name__}")
+        kept[f.name] = value
+    return kept
+
+
+# What ends a run in one line (exit status 2): a folder it will not use, a file it will not read, a full disk.
+REFUSALS = (RunFolderError, InUseError, FileRefusedError, DiskFullError, FileNotFoundError)
+
+
 def main(argv: list[str] | None = None) -> int:
-    cfg, out = parse_args(argv)
-    counters = train(cfg, out)
+    try:
+        cfg, out = parse_args(argv)
+        counters = train(cfg, out)
+    except REFUSALS as exc:
+        print(f"ppo_selfplay.py: {exc}", file=sys.stderr)
+        return 2
     clock = counters.clock
     print(f"done: {counters.updates} updates, {counters.steps} steps, {clock.hours:.3f} CPU-hours "
           f"({clock.rate_cpu_s / max(clock.cpu_s, 1e-9):.1%} of it rating)", flush=True)  # fmt: skip

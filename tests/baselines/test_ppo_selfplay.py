@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
 
 from baseline_scripts import load_baseline
+from boardgame_envs.safeio import load_tensors
+from marker_pickles import payloads
 
 TINY = ["--num-envs", "8", "--rollout", "4", "--minibatch", "16", "--epochs", "1", "--channels", "4", "--layers", "2",
         "--max-snapshots", "2", "--checkpoint-every", "2"]  # fmt: skip
@@ -31,7 +38,7 @@ def test_a_resumed_run_ends_where_the_unbroken_run_ends(script, tmp_path):
     assert all(torch.equal(whole[k], resumed[k]) for k in whole)
     # The pools drew the same games: the same members with the same results.
     assert (tmp_path / "whole" / "pool" / "pool.json").read_text() == (tmp_path / "cut" / "pool" / "pool.json").read_text()
-    state = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=False)["counters"]
+    state = load_tensors(tmp_path / "cut" / "checkpoint.pt")["counters"]  # tensors and plain values only
     assert state["updates"] == 6 and state["steps"] == 6 * 8 * 4 and state["cpu_s"] > 0
     assert len(list((tmp_path / "cut" / "pool" / "snapshots").iterdir())) == 2  # max_snapshots holds
 
@@ -50,7 +57,7 @@ def test_the_budget_stops_the_run_and_rates_it_on_the_ladder(script, tmp_path):
     assert len(rows) >= 2  # the first point, before any training, and the budget's last
     assert int(rows[0]["steps"]) == 0 and int(rows[-1]["steps"]) > 0
     assert all(int(r["games"]) == 4 and float(r["low"]) <= float(r["elo"]) <= float(r["high"]) for r in rows)
-    counters = torch.load(out / "checkpoint.pt", weights_only=False)["counters"]
+    counters = load_tensors(out / "checkpoint.pt")["counters"]
     assert counters["cpu_s"] >= 0.36 and 0 < counters["rate_cpu_s"] < counters["cpu_s"]
 
 
@@ -77,3 +84,119 @@ def test_a_rating_made_after_the_last_checkpoint_is_dropped_on_resume(script, tm
     curve.write_text("cpu_hours,steps,updates,elo,low,high,games,rate_cpu_s,rate_share\n0.01,64,2,5,1,9,4,1,0.1\n")
     assert script.main(["--out", str(out), "--max-updates", "4", "--rate-games", "0", *TINY]) == 0
     assert curve.read_text() == "cpu_hours,steps,updates,elo,low,high,games,rate_cpu_s,rate_share\n"
+
+
+# ---------------------------------------------------------------- the run folder: stamp, lock, hostile files
+RUN = ["--max-updates", "2", "--rate-games", "0", *TINY]
+
+
+@pytest.fixture(scope="module")
+def made(script, tmp_path_factory):
+    """A finished two-update run, copied by each test that spoils it."""
+    out = tmp_path_factory.mktemp("made") / "run"
+    assert script.main(["--out", str(out), *RUN]) == 0
+    return out
+
+
+@pytest.fixture
+def run(made, tmp_path):
+    import shutil
+
+    return Path(shutil.copytree(made, tmp_path / "run"))
+
+
+def contents(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def refused(script, out, capsys, *extra):
+    """Resume ``out``: exit status 2 and one line on stderr, naming what is wrong; that line."""
+    capsys.readouterr()
+    assert script.main(["--out", str(out), "--max-updates", "4", "--rate-games", "0", *TINY, *extra]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err.strip()
+
+
+def test_the_run_folder_is_stamped_and_an_unstamped_run_of_this_script_resumes_stamped(script, run):
+    assert json.loads((run / "run.json").read_text()) == {"recipe": "ppo_selfplay", "game": "gomoku9", "format": 2}
+    (run / "run.json").unlink()  # a run made before the stamp: the same files, read the same safe way
+    assert script.main(["--out", str(run), "--max-updates", "4", "--rate-games", "0", *TINY]) == 0
+    assert load_tensors(run / "checkpoint.pt")["counters"]["updates"] == 4
+    assert json.loads((run / "run.json").read_text())["recipe"] == "ppo_selfplay"
+
+
+def test_a_folder_of_the_other_recipe_is_refused_and_left_byte_for_byte(script, tmp_path, capsys):
+    other = tmp_path / "sb3"
+    other.mkdir()
+    (other / "run.json").write_text(json.dumps({"recipe": "ppo_sb3_pool", "game": "gomoku9", "format": 2}))
+    (other / "curve.csv").write_text("cpu_hours,steps,rollouts,elo\n0.1,0,0,5\n")
+    (other / "pool").mkdir()
+    (other / "pool" / "pool.json").write_text("{}")
+    before = contents(other)
+    assert "a run of ppo_sb3_pool, not of ppo_selfplay" in refused(script, other, capsys)
+    assert contents(other) == before
+    stranger = tmp_path / "stranger"  # not a run folder at all (an AlphaZero run, a home folder)
+    stranger.mkdir()
+    (stranger / "latest.pt").write_bytes(b"weights")
+    assert "not empty and not a run folder of ppo_selfplay" in refused(script, stranger, capsys)
+    assert contents(stranger) == {"latest.pt": b"weights"}
+
+
+def test_a_run_held_by_another_process_is_refused(script, run, capsys):
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (run / ".run.lock").write_text(f"{other.pid}\n")
+        before = contents(run)
+        assert f"in use by another ppo_selfplay run (pid {other.pid})" in refused(script, run, capsys)
+        assert contents(run) == before
+    finally:
+        other.kill()
+        other.wait()
+
+
+def cut(path):
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize(
+    ("spoil", "named", "message"),
+    [
+        (lambda run: cut(run / "checkpoint.pt"), "checkpoint.pt", "cut short"),
+        (lambda run: cut(run / "pool" / "pool.json"), "pool.json", "not JSON"),
+        (lambda run: (run / "pool" / "pool.json").write_text(
+            (run / "pool" / "pool.json").read_text().replace('"sampling"', '"sampled"')), "pool.json", "no 'sampling'"),
+        (lambda run: [cut(p) for p in (run / "pool" / "snapshots").iterdir()], "snapshots/", "cannot be loaded"),
+        (lambda run: (run / "curve.csv").write_bytes(b"cpu_hours,steps\n\xff\xfe\n"), "curve.csv", "not UTF-8"),
+        (lambda run: (run / "config.json").write_text('{"lr": "fast"}'), "config.json", "lr is 'fast', not a float"),
+    ],
+)
+def test_a_damaged_run_file_is_one_line_naming_it(script, run, capsys, spoil, named, message):
+    spoil(run)
+    line = refused(script, run, capsys)
+    assert named in line and message in line, line
+
+
+def test_a_pickle_planted_in_the_checkpoint_never_runs(script, run, capsys):
+    marker = run.parent / "marker"
+    data = load_tensors(run / "checkpoint.pt")
+    for payload in payloads(marker):
+        data["counters"] = payload
+        torch.save(data, run / "checkpoint.pt")
+        assert "checkpoint.pt" in refused(script, run, capsys)
+        assert not marker.exists()
+
+
+def test_a_full_disk_at_the_checkpoint_is_one_line_naming_the_disk(script, run, capsys, monkeypatch):
+    real = os.fsync
+
+    def fsync(fd):
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(".tmp") and ".checkpoint.pt." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(28, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    line = refused(script, run, capsys)
+    assert "checkpoint.pt: no room on the disk at" in line
+    assert load_tensors(run / "checkpoint.pt")["counters"]["updates"] == 2  # the last checkpoint, whole
