@@ -119,16 +119,27 @@ def _flush(image: np.ndarray, shapes: list[Shape]) -> np.ndarray:
 def _disc(image: np.ndarray, disc: Disc) -> None:
     """The pixels whose centres lie ``inner <= d < outer`` from the disc's centre take its colour (blended at alpha)."""
     h, w = image.shape[:2]
-    x0, x1 = max(0, int(np.floor(disc.cx - disc.outer))), min(w, int(np.ceil(disc.cx + disc.outer)))
-    y0, y1 = max(0, int(np.floor(disc.cy - disc.outer))), min(h, int(np.ceil(disc.cy + disc.outer)))
-    y, x = np.mgrid[y0:y1, x0:x1] + 0.5
-    r = np.hypot(y - disc.cy, x - disc.cx)
-    mask = (r >= disc.inner) & (r < disc.outer)
-    tile = image[y0:y1, x0:x1]
+    x0, y0 = int(np.floor(disc.cx - disc.outer)), int(np.floor(disc.cy - disc.outer))
+    width, height = int(np.ceil(disc.cx + disc.outer)) - x0, int(np.ceil(disc.cy + disc.outer)) - y0
+    mask = _disc_mask(disc.cx - x0, disc.cy - y0, width, height, disc.inner, disc.outer)
+    left, top = max(0, -x0), max(0, -y0)  # the part of the disc's box inside the image
+    mask = mask[top:max(top, min(height, h - y0)), left:max(left, min(width, w - x0))]
+    tile = image[y0 + top:y0 + top + mask.shape[0], x0 + left:x0 + left + mask.shape[1]]
     if disc.alpha >= 1:
         tile[mask] = disc.color
     else:
         tile[mask] = np.round(disc.alpha * np.array(disc.color) + (1 - disc.alpha) * tile[mask]).astype(np.uint8)
+
+
+@lru_cache(maxsize=256)
+def _disc_mask(cx: float, cy: float, width: int, height: int, inner: float, outer: float) -> np.ndarray:
+    """The pixels of a ``width`` x ``height`` box whose centres lie ``inner <= d < outer`` from ``(cx, cy)`` in it:
+    the same for every disc of a picture, so computed once."""
+    y, x = np.mgrid[0:height, 0:width] + 0.5
+    r = np.hypot(y - cy, x - cx)
+    mask = (r >= inner) & (r < outer)
+    mask.flags.writeable = False
+    return mask
 
 
 def render_cells(state: Any, cell: int = DEFAULT_CELL) -> np.ndarray:
