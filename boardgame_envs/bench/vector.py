@@ -6,10 +6,12 @@ Rates are per second of the process's CPU time (``time.process_time``, all its
 threads), which a machine shared with other jobs disturbs far less than wall
 time; the prange comparison is in wall time, since spreading work over threads is its point.
 
-* Tic-tac-toe, 1,024 games: beside it, in the same run when ``pgx`` and ``jax``
-  import, pgx's ``tic_tac_toe`` under ``jax.vmap`` with its auto-reset, random
-  legal moves drawn in JAX, the whole loop one jitted ``lax.scan`` (batch 1,024,
-  CPU). The two take turns in slices so that a drifting machine slows both alike.
+* Tic-tac-toe and connect four, 1,024 games each: beside each, in the same run
+  when ``pgx`` and ``jax`` import, pgx's ``tic_tac_toe`` / ``connect_four`` under
+  ``jax.vmap`` with its auto-reset, random legal moves drawn in JAX, the whole
+  loop one jitted ``lax.scan`` of 200 steps (batch 1,024, CPU, timed after its
+  compilation). Ours and pgx take turns in slices so that a drifting machine
+  slows both alike. Without pgx that half is skipped, and the line says so.
 * 15x15 gomoku, 256 games, freestyle, standard and renju (exact forbidden
   masks): beside them, when ``open_spiel`` imports, OpenSpiel's C++ ``gomoku``
   (freestyle, five or more) from Python one game at a time (``legal_actions()``,
@@ -50,8 +52,8 @@ def our_rate(vec: Any, seconds: float, clock: Callable[[], float] = time.process
             return steps, elapsed
 
 
-def pgx_runner(batch: int, length: int) -> Callable[[], int] | None:
-    """``length`` random moves in ``batch`` pgx tic-tac-toe games as one jitted scan; None without pgx."""
+def pgx_runner(batch: int, length: int, env_id: str = "tic_tac_toe") -> Callable[[], int] | None:
+    """``length`` random moves in ``batch`` games of pgx's ``env_id`` as one jitted scan; None without pgx."""
     try:
         import jax
         import jax.numpy as jnp
@@ -59,7 +61,7 @@ def pgx_runner(batch: int, length: int) -> Callable[[], int] | None:
         from pgx.experimental import auto_reset
     except ImportError:
         return None
-    env = pgx.make("tic_tac_toe")
+    env = pgx.make(env_id)
     step = jax.vmap(auto_reset(env.step, env.init))
 
     def body(carry, _):
@@ -85,13 +87,14 @@ def pgx_runner(batch: int, length: int) -> Callable[[], int] | None:
     return play
 
 
-def tictactoe(seconds: float, rounds: int, parallel: bool) -> None:
+def against_pgx(game: str, pgx_id: str, title: str, seconds: float, rounds: int, parallel: bool) -> None:
+    """Ours and pgx's ``pgx_id`` on 1,024 games, taking turns in ``rounds`` slices; prints both and the ratio."""
     from boardgame_envs import vector
 
     batch = 1024
-    vec = vector.make("tictactoe", batch, seed=0, parallel=parallel)
+    vec = vector.make(game, batch, seed=0, parallel=parallel)
     our_rate(vec, 0.2)  # load the numba cache
-    pgx_play = pgx_runner(batch, 200)
+    pgx_play = pgx_runner(batch, 200, pgx_id)
     ours = [0, 0.0]
     theirs = [0, 0.0]
     for _ in range(rounds):
@@ -105,13 +108,14 @@ def tictactoe(seconds: float, rounds: int, parallel: bool) -> None:
             theirs[1] += time.process_time() - start
     rate = ours[0] / ours[1]
     label = "parallel" if parallel else "serial"
-    print(f"{'tic-tac-toe, 1,024 games, ours (' + label + ')':<52} {rate / 1e6:>8.2f} M steps/s")
+    print(f"{f'{title}, 1,024 games, ours ({label})':<52} {rate / 1e6:>8.2f} M steps/s")
     if pgx_play is None:
-        print("pgx is not installed: `pip install pgx` (it brings jax) to measure it side by side in this run")
+        print(f"{title}: pgx is not installed, skipped: `pip install pgx` (it brings jax) to measure it side by "
+              "side in this run")  # fmt: skip
         return
     ref = theirs[0] / theirs[1]
-    print(f"{'tic-tac-toe, 1,024 games, pgx (vmap + jitted scan, CPU)':<52} {ref / 1e6:>8.2f} M steps/s")
-    print(f"{'ratio ours / pgx':<52} {rate / ref:>8.2f}x")
+    print(f"{f'{title}, 1,024 games, pgx (vmap + jitted scan, CPU)':<52} {ref / 1e6:>8.2f} M steps/s")
+    print(f"{f'{title} ratio ours / pgx':<52} {rate / ref:>8.2f}x")
 
 
 def openspiel_moves(game: Any, seconds: float, rng: random.Random) -> tuple[int, float]:
@@ -257,11 +261,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
     parser.add_argument("--rounds", type=int, default=10,
                         help="the measured loops take turns in this many slices (default 10)")  # fmt: skip
+    parser.add_argument("--pgx-only", action="store_true",
+                        help="only the loops measured against pgx (tic-tac-toe, connect four)")  # fmt: skip
     parser.add_argument("--parallel", action="store_true", help="also time parallel=True against serial")
     parser.add_argument("--ppo", type=int, default=0, metavar="STEPS",
                         help="also time MaskablePPO for STEPS steps on Renju-v0 (e.g. 16384)")  # fmt: skip
     args = parser.parse_args(argv)
-    tictactoe(args.seconds, args.rounds, parallel=False)
+    against_pgx("tictactoe", "tic_tac_toe", "tic-tac-toe", args.seconds, args.rounds, parallel=False)
+    against_pgx("connect_four", "connect_four", "connect four", args.seconds, args.rounds, parallel=False)
+    if args.pgx_only:
+        return
     gomoku(args.seconds, args.rounds, GOMOKU_RULES, parallel=False)
     if args.parallel:
         prange_gain(args.seconds)
