@@ -9,12 +9,23 @@ The policy and value nets are two ``--net``-wide layers each (256; 128 until 202
 the wider net with ``--lr 5e-4`` reaches connect four's plateau in a fifth of the CPU,
 ``baselines/results/ppo_sb3_pool.md``), on the flat planes or on ``BoardCNN``'s features.
 
-The run goes in chunks of ``--checkpoint-every`` rollouts. After each, the model
-(zip, with its optimiser), the pool (``pool/``), the torch and numpy RNG states
-and the counters (steps, process CPU time summed over sessions) are written to
-``--out``, and the run goes on *from what it wrote*: model and pool loaded back,
-new games seeded by the step count. So a rerun with the same ``--out`` (after a
-kill, or with a larger ``--cpu-hours``) computes what the unbroken run computes.
+The run goes in chunks of ``--checkpoint-every`` rollouts. After each, the pool
+(``pool/``) and ``state.pt`` (the policy's and its optimiser's state dicts, the
+torch and numpy RNG states, the counters: steps, process CPU time summed over
+sessions) are written to ``--out``, and the run goes on *from what it wrote*:
+the model rebuilt from the run's settings and its state loaded back, the pool
+loaded back. So a rerun with the same ``--out`` (after a kill, or with a larger
+``--cpu-hours``) computes what the unbroken run computes. ``model.zip`` is
+written beside it for users (``sb3:OUT/model.zip`` rates it) and never read back.
+
+Resuming runs no code from the folder: ``state.pt`` holds tensors and plain
+values only, read with ``weights_only=True`` (:func:`boardgame_envs.safeio.load_tensors`),
+and SB3's own loader, which unpickles, never reads the run folder. The folder is held
+by one process at a time and stamped ``run.json`` (recipe, game, format:
+:class:`~boardgame_envs.selfplay.rundir.RunFolder`); another recipe's or game's folder,
+or one that is not a run folder, is refused and left as it is. A run of this script
+from before the stamp (its state in numpy's pickled form) is refused too: it cannot be
+read without unpickling.
 
 Every ``--rate-minutes`` of CPU the greedy policy is rated on the game's ladder
 (``boardgame_envs.ladder.rate``, ``--rate-games`` games, in this process, starting
@@ -30,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,7 +54,21 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
 from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.selfplay import OpponentPool
+from boardgame_envs.arena.lock import InUseError
+from boardgame_envs.safeio import (
+    DiskFullError,
+    FileRefusedError,
+    atomic_save_tensors,
+    atomic_write,
+    atomic_write_text,
+    load_tensors,
+    read_json,
+)
+from boardgame_envs.selfplay.rundir import RunFolder, RunFolderError
 from boardgame_envs.selfplay.runclock import RunClock
+
+RECIPE = "ppo_sb3_pool"
+FORMAT = 2  # of the run folder: 1, unstamped, model.zip and a pickled state.pt (refused); 2, stamped, tensors only
 
 LEVELS = "random,greedy:epsilon=0.75,greedy:epsilon=0.5,greedy:epsilon=0.25,greedy"
 # game -> how it is played: in single-agent envs (connect four) or in one batched env (Gymnasium id and
@@ -123,17 +147,56 @@ def new_model(s: dict[str, Any], env: Any) -> MaskablePPO:
                        ent_coef=s["ent_coef"], seed=s["seed"], policy_kwargs=policy_kwargs, verbose=0, device="cpu")  # fmt: skip
 
 
-def save_state(out: Path, model: MaskablePPO | None, pool: OpponentPool | None, counters: dict[str, Any],
-               clock: RunClock) -> None:  # fmt: skip
-    """The run's state, each file written whole; ``None`` keeps the model or pool last saved."""
-    if model is not None:
-        model.save(out / "model.tmp.zip")
-        os.replace(out / "model.tmp.zip", out / "model.zip")
+def save_state(out: Path, model: MaskablePPO, pool: OpponentPool | None, counters: dict[str, Any],
+               clock: RunClock, zip_too: bool = True) -> None:  # fmt: skip
+    """The run's state, each file written whole: the pool (``None`` keeps the one last saved), ``model.zip``
+    for users (unless ``zip_too`` is false) and, last, ``state.pt``, the one a resume reads: tensors and
+    plain values only (the numpy RNG state as numbers)."""
     if pool is not None:
         pool.save(out / "pool")
-    rng = {"torch": torch.get_rng_state(), "numpy": np.random.get_state()}
-    torch.save({"counters": {**counters, **clock.state()}, "rng": rng}, out / "state.pt.tmp")
-    os.replace(out / "state.pt.tmp", out / "state.pt")
+    if zip_too:
+        atomic_write(out / "model.zip", model.save)
+    kind, keys, pos, has_gauss, cached = np.random.get_state()
+    rng = {"torch": torch.get_rng_state(),
+           "numpy": {"kind": kind, "keys": [int(k) for k in keys], "pos": int(pos), "has_gauss": int(has_gauss),
+                     "cached_gaussian": float(cached)}}  # fmt: skip
+    atomic_save_tensors({"counters": {**counters, **clock.state()}, "rng": rng, "policy": model.policy.state_dict(),
+                         "optimizer": model.policy.optimizer.state_dict(), "num_timesteps": int(model.num_timesteps),
+                         "n_updates": int(model._n_updates)}, out / "state.pt")  # fmt: skip
+
+
+def read_state(out: Path) -> dict[str, Any]:
+    """``out/state.pt``, read safely and checked for the keys a resume uses."""
+    path = out / "state.pt"
+    state = load_tensors(path, what="run state")
+    try:
+        counters, rng = state["counters"], state["rng"]
+        int(counters["rollouts"]), int(counters["steps"]), rng["torch"], rng["numpy"]["keys"]
+        state["policy"].keys(), state["optimizer"].keys(), int(state["num_timesteps"])
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise FileRefusedError(path, f"not the state of a run of this script ({type(exc).__name__}: {exc})") from None
+    return state
+
+
+def restore(out: Path, state: dict[str, Any], model: MaskablePPO) -> None:
+    """Put the saved policy, optimiser, step count and RNG states into ``model`` (built from the run's settings)."""
+    try:
+        model.policy.load_state_dict(state["policy"])
+        model.policy.optimizer.load_state_dict(state["optimizer"])
+        model.num_timesteps = int(state["num_timesteps"])
+        model._n_updates = int(state.get("n_updates", 0))
+        torch.set_rng_state(state["rng"]["torch"])
+        numpy = state["rng"]["numpy"]
+        np.random.set_state((numpy["kind"], np.array(numpy["keys"], dtype=np.uint32), numpy["pos"], numpy["has_gauss"],
+                             numpy["cached_gaussian"]))  # fmt: skip
+    except (KeyError, TypeError, ValueError, RuntimeError) as exc:
+        why = " ".join(str(exc).split())[:200]
+        raise FileRefusedError(out / "state.pt", f"does not fit this run's model ({type(exc).__name__}: {why})") from None
+
+
+def is_older_run(path: Path) -> bool:
+    """Whether ``path`` is a run of this script from before the stamp (format 1: state.pt, settings.json)."""
+    return (path / "state.pt").is_file() and (path / "settings.json").is_file()
 
 
 def rate_now(s: dict[str, Any], model: MaskablePPO, counters: dict[str, Any], clock: RunClock, out: Path) -> None:
@@ -145,9 +208,21 @@ def rate_now(s: dict[str, Any], model: MaskablePPO, counters: dict[str, Any], cl
 
 
 def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
-    """Run (or resume) the run in ``out`` until its CPU budget (or ``max_rollouts``) is spent."""
+    """Run (or resume) the run in ``out`` until its CPU budget (or ``max_rollouts``) is spent, holding its folder."""
+    folder = RunFolder(out, RECIPE, s["game"], FORMAT, older=is_older_run)
+    if folder.check() == "older":  # before the lock: the folder is left byte for byte
+        raise RunFolderError(f"{out}: a run of an older ppo_sb3_pool.py (no run.json), whose state.pt reads only by "
+                             "unpickling, which this script never does; it is left as it is: start a new --out "
+                             f"(its model zip still plays as sb3:{out / 'model.zip'})")  # fmt: skip
+    folder.open()
+    try:
+        return _train(s, out)
+    finally:
+        folder.close()
+
+
+def _train(s: dict[str, Any], out: Path) -> dict[str, Any]:
     torch.set_num_threads(1)  # the machine is shared: one process, one thread
-    out.mkdir(parents=True, exist_ok=True)
     per_rollout = s["n_envs"] * s["n_steps"]
     if not (out / "state.pt").exists():  # a new run: its state at step 0 is what every chunk starts from
         pool = OpponentPool([m for m in s["levels"].split(",") if m], sampling=s["sampling"], seed=s["seed"],
@@ -155,11 +230,11 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
         torch.manual_seed(s["seed"])
         np.random.seed(s["seed"])
         env = make_env(s, pool)
-        save_state(out, new_model(s, env), pool, {"rollouts": 0, "steps": 0}, RunClock())
+        save_state(out, new_model(s, env), pool, {"rollouts": 0, "steps": 0}, RunClock(), zip_too=False)
         env.close()
-    (out / "settings.json").write_text(json.dumps(s, indent=1))
-    saved = torch.load(out / "state.pt", weights_only=False)["counters"]
-    counters = {"rollouts": saved["rollouts"], "steps": saved["steps"]}
+    atomic_write_text(out / "settings.json", json.dumps(s, indent=1))
+    saved = read_state(out)["counters"]
+    counters = {"rollouts": int(saved["rollouts"]), "steps": int(saved["steps"])}
     clock = RunClock.from_state(saved)  # the run's CPU, all sessions, and its ratings; this session's counts from here
     clock.sync_curve(out / "curve.csv")  # drop ratings made after the checkpoint: they are made again
     if counters["rollouts"]:
@@ -176,10 +251,8 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
         pool = OpponentPool.load(out / "pool")
         env = make_env(s, pool)
         env.seed((s["seed"] * 1_000_003 + counters["steps"]) % 2**31)
-        model = MaskablePPO.load(out / "model.zip", env=env, device="cpu")
-        rng = torch.load(out / "state.pt", weights_only=False)["rng"]
-        torch.set_rng_state(rng["torch"])
-        np.random.set_state(rng["numpy"])
+        model = new_model(s, env)
+        restore(out, read_state(out), model)
         if s["rate_games"] and clock.rating_due(s["rate_minutes"] * 60, s["rate_share"]):
             rate_now(s, model, counters, clock, out)
         chunk = s["checkpoint_every"]
@@ -198,8 +271,31 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
     clock.tick()
     if s["rate_games"] and clock.cpu_s >= s["cpu_hours"] * 3600 and model is not None:
         rate_now(s, model, counters, clock, out)  # the budget's last point
-        save_state(out, None, None, counters, clock)
+        save_state(out, model, None, counters, clock, zip_too=False)
     return {**counters, **clock.state()}
+
+
+# What ends a run in one line (exit status 2): a folder it will not use, a file it will not read, a full disk.
+REFUSALS = (RunFolderError, InUseError, FileRefusedError, DiskFullError, FileNotFoundError)
+
+
+def saved_settings(path: Path, p: argparse.ArgumentParser) -> dict[str, Any]:
+    """The settings a run saved (``settings.json``), each of the type its option takes (keys this script lacks
+    left out); :class:`~boardgame_envs.safeio.FileRefusedError` for a file that is not such settings."""
+    data = read_json(path, limit=1 << 20, what="run settings")
+    if not isinstance(data, dict) or data.get("game") not in GAMES:
+        raise FileRefusedError(path, "not the settings of a run of this script (a JSON object naming one of its games)")
+    kept = {}
+    for a in p._actions:
+        if a.dest not in data or a.dest in ("help", "out"):
+            continue
+        value, kind = data[a.dest], a.type or str
+        if kind is float and type(value) is int:
+            value = float(value)
+        if not (type(value) is kind or value is None and a.default is None) or a.choices and value not in a.choices:
+            raise FileRefusedError(path, f"{a.dest} is {str(value)[:40]!r}, not a value of --{a.dest.replace('_', '-')}")
+        kept[a.dest] = value
+    return kept
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -209,14 +305,22 @@ def main(argv: list[str] | None = None) -> int:
     s = settings(args)
     saved = out / "settings.json"
     if saved.exists():  # a resumed run keeps its recipe; only the budget and the ratings may change
-        old = json.loads(saved.read_text())
+        try:
+            old = saved_settings(saved, p)
+        except FileRefusedError as exc:
+            print(f"ppo_sb3_pool.py: {exc}", file=sys.stderr)
+            return 2
         given = {a.dest for a in p._actions if a.dest in s and a.default != getattr(args, a.dest)}
         changed = {k for k in given if s[k] != old.get(k)} - RESUME_MAY_CHANGE
         if changed:
             p.error(f"{out} holds a run with other settings ({', '.join(sorted(changed))}); on resume only "
                     f"{', '.join('--' + k.replace('_', '-') for k in sorted(RESUME_MAY_CHANGE))} may change")  # fmt: skip
         s = {**old, **{k: s[k] for k in given}}
-    counters = train(s, out)
+    try:
+        counters = train(s, out)
+    except REFUSALS as exc:
+        print(f"ppo_sb3_pool.py: {exc}", file=sys.stderr)
+        return 2
     print(f"done: {counters['rollouts']} rollouts, {counters['steps']} steps, {counters['cpu_s'] / 3600:.3f} "
           f"CPU-hours ({counters['rate_cpu_s'] / max(counters['cpu_s'], 1e-9):.1%} of it rating)", flush=True)  # fmt: skip
     return 0

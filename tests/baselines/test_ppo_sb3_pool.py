@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
 
 from baseline_scripts import load_baseline
+from boardgame_envs.safeio import load_tensors
+from marker_pickles import payloads
 
 pytest.importorskip("sb3_contrib")
 
@@ -37,7 +44,7 @@ def test_a_resumed_run_ends_where_the_unbroken_run_ends(script, tmp_path, game):
     whole, resumed = weights(tmp_path / "whole" / "model.zip"), weights(tmp_path / "cut" / "model.zip")
     assert all(torch.equal(whole[k], resumed[k]) for k in whole)
     assert (tmp_path / "whole" / "pool" / "pool.json").read_text() == (tmp_path / "cut" / "pool" / "pool.json").read_text()
-    counters = torch.load(tmp_path / "cut" / "state.pt", weights_only=False)["counters"]
+    counters = load_tensors(tmp_path / "cut" / "state.pt")["counters"]  # tensors and plain values only
     assert counters["rollouts"] == 4 and counters["steps"] == 4 * 2 * 16 and counters["cpu_s"] > 0
     assert len(list((tmp_path / "cut" / "pool" / "snapshots").iterdir())) == 2  # --max-snapshots holds
 
@@ -48,7 +55,7 @@ def test_the_budget_stops_the_run_and_rates_it_on_the_ladder(script, tmp_path):
     rows = list(csv.DictReader(open(out / "curve.csv")))
     assert len(rows) >= 2 and int(rows[0]["steps"]) == 0 and int(rows[-1]["steps"]) > 0
     assert all(int(r["games"]) == 4 and float(r["low"]) <= float(r["elo"]) <= float(r["high"]) for r in rows)
-    counters = torch.load(out / "state.pt", weights_only=False)["counters"]
+    counters = load_tensors(out / "state.pt")["counters"]
     assert counters["cpu_s"] >= 0.36 and 0 < counters["rate_cpu_s"] < counters["cpu_s"]
 
 
@@ -94,3 +101,133 @@ def test_a_rating_made_after_the_last_checkpoint_is_dropped_on_resume(script, tm
     curve.write_text("cpu_hours,steps,rollouts,elo,low,high,games,rate_cpu_s,rate_share\n0.01,32,1,5,1,9,4,1,0.1\n")
     assert script.main(["--out", str(out), "--max-rollouts", "2", "--rate-games", "0", *TINY]) == 0
     assert curve.read_text() == "cpu_hours,steps,rollouts,elo,low,high,games,rate_cpu_s,rate_share\n"
+
+
+# ---------------------------------------------------------------- the run folder: stamp, lock, hostile files
+RUN = ["--max-rollouts", "1", "--rate-games", "0", *TINY]
+
+
+@pytest.fixture(scope="module")
+def made(script, tmp_path_factory):
+    """A finished one-rollout run (stamped, its pool holding one SB3 snapshot), copied by each test that spoils it."""
+    out = tmp_path_factory.mktemp("made") / "run"
+    assert script.main(["--out", str(out), *RUN]) == 0
+    return out
+
+
+@pytest.fixture
+def run(made, tmp_path):
+    return Path(shutil.copytree(made, tmp_path / "run"))
+
+
+def contents(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def refused(script, out, capsys):
+    """Resume ``out``: exit status 2 and one line on stderr, naming what is wrong; that line."""
+    capsys.readouterr()
+    assert script.main(["--out", str(out), "--max-rollouts", "2", "--rate-games", "0", *TINY]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err.strip()
+
+
+def test_a_folder_of_ppo_selfplay_is_refused_and_left_byte_for_byte(script, tmp_path, capsys):
+    """It used to be taken for a new run: its pool's snapshots and its curve were written over."""
+    other = tmp_path / "ppo"
+    selfplay = load_baseline("ppo_selfplay")
+    assert selfplay.main(["--out", str(other), "--max-updates", "2", "--rate-games", "0", "--num-envs", "8",
+                          "--rollout", "4", "--minibatch", "16", "--epochs", "1", "--channels", "4", "--layers", "2",
+                          "--checkpoint-every", "2"]) == 0  # fmt: skip
+    (other / "curve.csv").write_text("cpu_hours,steps,updates,elo\n0.1,0,0,5\n")
+    before = contents(other)
+    for stamped in (True, False):  # a run of today's ppo_selfplay.py, and one from before the stamp
+        if not stamped:
+            (other / "run.json").unlink()
+            before = contents(other)
+        line = refused(script, other, capsys)
+        assert ("a run of ppo_selfplay, not of ppo_sb3_pool" if stamped else "not a run folder of ppo_sb3_pool") in line
+        assert contents(other) == before
+
+
+def test_a_run_from_before_the_stamp_is_refused_saying_how_to_go_on(script, run, capsys):
+    (run / "run.json").unlink()  # as an older script left it (its state.pt then unpickled numpy's RNG)
+    before = contents(run)
+    line = refused(script, run, capsys)
+    assert "older ppo_sb3_pool.py" in line and "start a new --out" in line and "sb3:" in line
+    assert contents(run) == before
+
+
+def test_a_resume_never_calls_the_sb3_loader(script, run, monkeypatch):
+    """The model is rebuilt from the run's settings and its state dicts loaded from state.pt."""
+    from stable_baselines3.common import base_class, save_util
+
+    def unpickler(*args, **kwargs):
+        raise AssertionError("SB3's loader read the run folder")
+
+    monkeypatch.setattr(save_util, "load_from_zip_file", unpickler)
+    monkeypatch.setattr(base_class, "load_from_zip_file", unpickler)
+    monkeypatch.setattr(save_util, "json_to_data", unpickler)
+    assert script.main(["--out", str(run), "--max-rollouts", "2", "--rate-games", "0", *TINY]) == 0
+    assert load_tensors(run / "state.pt")["counters"]["rollouts"] == 2
+
+
+def test_a_run_held_by_another_process_is_refused(script, run, capsys):
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (run / ".run.lock").write_text(f"{other.pid}\n")
+        before = contents(run)
+        assert f"in use by another ppo_sb3_pool run (pid {other.pid})" in refused(script, run, capsys)
+        assert contents(run) == before
+    finally:
+        other.kill()
+        other.wait()
+
+
+def cut(path):
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize(
+    ("spoil", "named", "message"),
+    [
+        (lambda run: cut(run / "state.pt"), "state.pt", "cut short"),
+        (lambda run: cut(run / "pool" / "pool.json"), "pool.json", "not JSON"),
+        (lambda run: (run / "pool" / "pool.json").write_text(
+            (run / "pool" / "pool.json").read_text().replace('"sampling"', '"sampled"')), "pool.json", "no 'sampling'"),
+        (lambda run: [cut(p) for p in (run / "pool" / "snapshots").iterdir()], "snapshots/", "cannot be loaded"),
+        (lambda run: (run / "curve.csv").write_bytes(b"cpu_hours,steps\n\xff\xfe\n"), "curve.csv", "not UTF-8"),
+        (lambda run: (run / "settings.json").write_text('{"game": "connect_four", "lr": "fast"}'), "settings.json",
+         "lr is 'fast', not a value of --lr"),
+        (lambda run: (run / "settings.json").write_text('{"game": "chess"}'), "settings.json", "not the settings"),
+    ],
+)
+def test_a_damaged_run_file_is_one_line_naming_it(script, run, capsys, spoil, named, message):
+    spoil(run)
+    line = refused(script, run, capsys)
+    assert named in line and message in line, line
+
+
+def test_a_pickle_planted_in_the_state_never_runs(script, run, capsys):
+    marker = run.parent / "marker"
+    state = load_tensors(run / "state.pt")
+    for payload in payloads(marker):
+        state["rng"]["numpy"] = payload
+        torch.save(state, run / "state.pt")
+        assert "state.pt" in refused(script, run, capsys)
+        assert not marker.exists()
+
+
+def test_a_full_disk_at_the_state_is_one_line_naming_the_disk(script, run, capsys, monkeypatch):
+    real = os.fsync
+
+    def fsync(fd):
+        if ".state.pt." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(28, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    assert "state.pt: no room on the disk at" in refused(script, run, capsys)
+    assert load_tensors(run / "state.pt")["counters"]["rollouts"] == 1  # the last state, whole
