@@ -57,7 +57,7 @@ def arena(args: argparse.Namespace) -> int:
     game = env_fn().unwrapped.game
     for name in args.policies:
         make_policy(name, seed=0)  # fail before any game is played
-    default = openings.default_for(game)
+    default = openings.match_default(game)
     chosen = default if args.openings is None else None if args.openings == "none" else args.openings
     if chosen is not None and args.opening_rule is not None:
         raise ValueError(f"--opening-rule {args.opening_rule} lays the opening of every game: leave out --openings")
@@ -235,8 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games at a time; local: at most the cores (default 1)")
     a.add_argument("--seed", type=SEED_ARG, default=0, help="the match's seed: each game's seed comes from it (default 0)")
     a.add_argument("--openings", metavar="NAME|FILE", help="opening set (rif26, ...) or file, played in colour-swapped "
-                   "pairs; default: rif26 on 15x15 renju, the balanced set on 15x15 and 9x9 freestyle, connect_four_2ply "
-                   "(the ladder's 49 starts) for connect four; 'none': empty board")
+                   "pairs; default: rif26 on 15x15 renju, the balanced set on 15x15, 9x9 and 8x8 freestyle, "
+                   "connect_four_2ply (the ladder's 49 starts) for connect four; 'none': empty board")
     a.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early once an SPRT (alpha = beta = 0.05) decides")
     a.add_argument("--save-games", metavar="DIR", help="write every game to DIR as SGF")
     a.add_argument("--backend", default="local", choices=("local", "ray"), help="where the games run (default: local processes)")

@@ -12,13 +12,14 @@ board size. Built-in sets (:data:`NAMES`) ship as text files in
     h8 i9 f6            # an unnamed opening is named by its moves
 
 ``rif26`` holds the 26 canonical renju openings of the RIF (15x15);
-``balanced15`` and ``balanced9`` hold short freestyle openings chosen to be
-balanced for the built-in search (see ``baselines/balanced_openings.py`` and
-``docs/evaluation.md`` for how). ``connect_four_2ply`` holds connect four's 49
-starts of two moves, the ones its ladder draws from (made and checked by
-``baselines/connect_four_openings.py``); a set for a game other than m,n,k says
-which in a ``# game: NAME`` header and writes moves in that game's notation
-(``d c``), and :func:`for_game` resolves a match's openings for any game. :func:`resolve` turns what a user gives (a set
+``balanced15``, ``balanced9`` and ``balanced8`` hold short freestyle openings
+chosen to be balanced for the built-in search (see
+``baselines/balanced_openings.py`` and ``docs/evaluation.md`` for how).
+``connect_four_2ply`` holds connect four's 49 starts of two moves, the ones its
+ladder draws from (made and checked by ``baselines/connect_four_openings.py``);
+a set for a game other than m,n,k says which in a ``# game: NAME`` header and
+writes moves in that game's notation (``d c``), and :func:`for_game` resolves a
+match's openings for any game. :func:`resolve` turns what a user gives (a set
 name, a file, a list) into openings; :func:`as_opening` reads one, as the
 ``options={"opening": ...}`` of an env's ``reset``. Bytes are refused with a
 TypeError (``b"e5"`` is not two actions), and a file's board size is at most 19
@@ -41,9 +42,10 @@ import numpy as np
 from boardgame_envs.games.notation import COLUMNS, parse_point, point_name
 from boardgame_envs.safeio import FileRefusedError, read_bytes
 
-NAMES = ("rif26", "balanced15", "balanced9", "connect_four_2ply")
-# The set a match of a game other than m,n,k plays by default (m,n,k boards: :func:`default_set`).
-GAME_SETS = {"connect_four": "connect_four_2ply"}
+NAMES = ("rif26", "balanced15", "balanced9", "balanced8", "connect_four_2ply")
+# The sets the arena plays by default where :func:`default_for` has none but a ladder varies its starts: the
+# gomoku8 ladder's board and connect four (whose ladder starts from two random moves).
+LADDER_SETS = {"connect_four": "connect_four_2ply", (8, 5, "freestyle"): "balanced8"}
 _POINT_LIKE = re.compile(r"^\s*[a-z]\d{1,2}\s*$", re.IGNORECASE)
 _HEADER = re.compile(r"^#\s*board_size\s*:\s*(\d+)\s*$")
 _GAME_HEADER = re.compile(r"^#\s*game\s*:\s*(\S+)\s*$")
@@ -346,10 +348,26 @@ def _first_bad_point(text: str, board_size: int) -> str:
 
 
 def default_for(game: Any) -> str | None:
-    """The opening set a match of ``game`` (a Game) plays by default; None for games without opening sets."""
+    """The opening set of a fair start on ``game``'s m,n,k board (the arena's default there, and the set
+    AlphaZero's warm start draws from); None for other boards and games (see :func:`match_default`)."""
     if getattr(game, "family", None) != "mnk":
-        return GAME_SETS.get(getattr(game, "name", ""))
+        return None
     return default_set(game.size, game.win_length, game.rule)
+
+
+def match_default(game: Any) -> str | None:
+    """The opening set an arena match of ``game`` (a Game) plays by default, None for the empty board: a set
+    wherever the game's ladder starts its pairs from varied openings (tic-tac-toe's starts from the empty board).
+
+    :func:`default_for`'s set, else the ladder's (:data:`LADDER_SETS`); :func:`default_for` itself is
+    unchanged by the latter, so AlphaZero's warm start, which reads it, plays as it was measured.
+    """
+    chosen = default_for(game)
+    if chosen is not None:
+        return chosen
+    if getattr(game, "family", None) == "mnk":
+        return LADDER_SETS.get((game.size, game.win_length, game.rule))
+    return LADDER_SETS.get(getattr(game, "name", ""))
 
 
 def default_set(board_size: int, win_length: int, rule: str) -> str | None:

@@ -23,7 +23,7 @@ def _game():
 
 
 def test_the_default_set_is_every_start_the_ladder_draws():
-    chosen = opening_positions.load(opening_positions.default_for(_game()))
+    chosen = opening_positions.load(opening_positions.match_default(_game()))
     starts = [o.moves for o in chosen]
     assert sorted(starts) == list(itertools.product(range(7), repeat=2))  # all 49, each once
     ladder = ladder_for("connect_four")
@@ -36,7 +36,7 @@ def test_the_default_set_is_every_start_the_ladder_draws():
 
 
 def test_a_match_over_the_default_set_varies_the_start_and_swaps_colours():
-    name = opening_positions.default_for(_game())
+    name = opening_positions.match_default(_game())
     r = match(CONNECT_FOUR, "random", "greedy", games=6, seed=1, progress=False, openings=name)
     assert r.pairs and r.openings == "connect_four_2ply"
     starts = [tuple(rec.moves[: rec.opening_moves]) for rec in r.records]
@@ -79,3 +79,24 @@ def test_a_file_for_connect_four_names_its_game(tmp_path, capsys):
         mine.write_text(text)
         with pytest.raises(OpeningError, match=said):
             opening_positions.for_game(str(mine), _game())
+
+
+def test_the_8x8_ladders_board_gets_a_balanced_set_and_the_warm_starts_default_stays_as_it_was():
+    gomoku8 = make_env("gomoku", board_size=8, rule="freestyle").unwrapped.game
+    assert opening_positions.match_default(gomoku8) == "balanced8"
+    # AlphaZero's warm start reads default_for: the 8x8 recipe and connect four's keep their measured start
+    assert opening_positions.default_for(gomoku8) is None and opening_positions.default_for(_game()) is None
+    renju8 = make_env("gomoku", board_size=8, rule="renju").unwrapped.game
+    assert opening_positions.match_default(renju8) is None  # no ladder there
+    chosen = opening_positions.load("balanced8")
+    assert len(chosen) == 8 and len({o.moves for o in chosen}) == 8
+    for opening in chosen:  # the ladder's shape: black on the centre (e4 here), white beside it, black within 2
+        assert opening.board_size == 8 and opening.moves[0] == 4 * 8 + 4
+        assert all(max(abs(a // 8 - 4), abs(a % 8 - 4)) <= 2 for a in opening.moves)
+        assert max(abs(opening.moves[1] // 8 - 4), abs(opening.moves[1] % 8 - 4)) == 1
+
+
+def test_the_cli_on_8x8_freestyle_plays_the_balanced_set(capsys):
+    argv = ["arena", "gomoku", "--board-size", "8", "--rule", "freestyle", "random", "greedy", "--games", "2"]
+    assert main(argv) == 0
+    assert "2 games, colour-swapped pairs over balanced8" in capsys.readouterr().out

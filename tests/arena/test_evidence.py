@@ -112,7 +112,7 @@ def test_the_deterministic_empty_board_sweep_no_longer_claims_what_the_ladder_co
     # The ladder's starts (the arena's default for connect four), colours swapped: a bounded interval that
     # holds the ladder's gap.
     game = CONNECT_FOUR().unwrapped.game
-    varied = match(CONNECT_FOUR, a, b, games=98, progress=False, openings=opening_positions.default_for(game))
+    varied = match(CONNECT_FOUR, a, b, games=98, progress=False, openings=opening_positions.match_default(game))
     ev = varied.evidence()
     assert ev.bounded and (ev.distinct_units, ev.units) == (49, 49)
     elo, elo_low, elo_high = varied.elo()
