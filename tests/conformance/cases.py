@@ -4,7 +4,9 @@ Each catalog entry gives its default game; an entry with a choice of board and
 rule also gives each of its rules on its smallest board (cheap, and every rule
 seen). The suite's own test games (tests/games/misere_game.py, where the player
 who ends the game loses; tests/games/pass_game.py, with a pass, an action that
-is no cell) join every check as a new game would: while a test of one runs, it
+is no cell; tests/games/dots_and_boxes.py, whose actions are lines and whose
+players draw again after closing a box) join every check as a new game would:
+while a test of one runs, it
 is in the catalog with an env module of a few lines and its Gymnasium id
 (:func:`in_catalog`), and out of it afterwards, so the shipped catalog never
 holds it.
@@ -30,6 +32,7 @@ from boardgame_envs.envs.single_agent import register_gymnasium_envs
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import ENVS, GAMES, GameInfo, register_env
 from boardgame_envs.games.opening_rules import RULE_NAMES
+from games.dots_and_boxes import DotsAndBoxesGame
 from games.misere_game import AvoidThreeGame
 from games.pass_game import PassGame
 
@@ -43,6 +46,10 @@ TEST_PETTINGZOO_ID = "boardgame_envs/avoid_three-v0"
 TEST_GYMNASIUM_IDS = {"boardgame_envs/AvoidThree-v0": {}}
 PASS_ENTRY = GameInfo(
     name="place_or_pass", summary="tic-tac-toe with a pass (a test game)", factory="games.pass_game:PassGame",
+)  # fmt: skip
+DOTS_ENTRY = GameInfo(
+    name="dots_and_boxes", summary="2x2 dots and boxes: lines as actions, extra turns (a test game)",
+    factory="games.dots_and_boxes:DotsAndBoxesGame",
 )  # fmt: skip
 
 
@@ -61,6 +68,8 @@ TEST_ENTRIES = {
     TEST_ENTRY.name: TemporaryGame(TEST_ENTRY, AvoidThreeGame, TEST_MODULE, TEST_PETTINGZOO_ID, TEST_GYMNASIUM_IDS),
     PASS_ENTRY.name: TemporaryGame(PASS_ENTRY, PassGame, "boardgame_envs.place_or_pass_v0",
                               "boardgame_envs/place_or_pass-v0", {"boardgame_envs/PlaceOrPass-v0": {}}),
+    DOTS_ENTRY.name: TemporaryGame(DOTS_ENTRY, DotsAndBoxesGame, "boardgame_envs.dots_and_boxes_v0",
+                                   "boardgame_envs/dots_and_boxes-v0", {"boardgame_envs/DotsAndBoxes-v0": {}}),
 }  # fmt: skip
 
 

@@ -156,7 +156,7 @@ class DotsAndBoxesState:
         self.last_move = -1  # the cell of the last line drawn
 
     def clone(self) -> DotsAndBoxesState:
-        other = DotsAndBoxesState.__new__(DotsAndBoxesState)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.board, other.scores = self.board.copy(), list(self.scores)
         return other
