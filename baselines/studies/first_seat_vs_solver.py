@@ -1,6 +1,6 @@
 """A network in the first seat of a solved game, judged move by move by the exact solver.
 
-    python baselines/first_seat_vs_solver.py --checkpoint runs/g6/latest.pt
+    python baselines/studies/first_seat_vs_solver.py --checkpoint runs/g6/latest.pt
 
 6x6 four in a row is a first-player win (``baselines/solve_mnk.py``). The
 network plays first in every game, ``--games`` games against ``--opponent``

@@ -1,6 +1,6 @@
 """How often can anything win against ``MCTSPolicy`` when MCTS moves first? A table of matches.
 
-    python baselines/mcts_first_seat.py --checkpoint runs/az/latest.pt --out report.md
+    python baselines/studies/mcts_first_seat.py --checkpoint runs/az/latest.pt --out report.md
 
 Small boards where the first player wins by force make the second seat hard:
 a player wins there only when MCTS misses its win. This script plays a set of
