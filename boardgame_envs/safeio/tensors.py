@@ -102,10 +102,10 @@ def check_tensors(data: Any, path: str | os.PathLike, *, what: str = "file", byt
         if id(value) in seen:
             continue
         seen.add(id(value))
-        if isinstance(value, dict):
-            stack.extend((f"{key}.{k}" if key else str(k), v) for k, v in value.items())
+        if isinstance(value, dict):  # reversed onto the stack: the first tensor in the file's order is checked first
+            stack.extend(reversed([(f"{key}.{k}" if key else str(k), v) for k, v in value.items()]))
         elif isinstance(value, (list, tuple)):
-            stack.extend((f"{key}[{i}]", v) for i, v in enumerate(value))
+            stack.extend(reversed([(f"{key}[{i}]", v) for i, v in enumerate(value)]))
         elif isinstance(value, torch.Tensor):
             total += _check_tensor(value, key or "the tensor", path, what)
             if total > bytes_limit:

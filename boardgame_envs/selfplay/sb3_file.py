@@ -376,11 +376,23 @@ def _class(ref: ClassRef) -> Any:
     return getattr(import_module(ref[0].replace("boardgame_envs.sb3", "boardgame_envs.vector.sb3")), ref[1])
 
 
+class _NoOptimizer:
+    """Stands in for the optimizer SB3's policies build in their constructor: acting never steps it."""
+
+    def __init__(self, params: Any, lr: float = 0.0, **kwargs: Any) -> None:
+        self.param_groups: list[dict[str, Any]] = []
+
+    def state_dict(self) -> dict[str, Any]:
+        return {}
+
+
 def _build(plan: ModelPlan, weights: Any, where: str, device: str) -> Any:
     """The policy object, built with its allowed class and checked settings, its weights checked then loaded."""
     import torch
 
     kwargs = {key: _class(value) if isinstance(value, ClassRef) else value for key, value in plan.kwargs.items()}
+    kwargs["optimizer_class"] = _NoOptimizer  # a model that only acts is never trained (and torch's first
+    # optimizer imports torch._dynamo: seconds on the first model a process loads)
     if plan.algorithm != "DQN":
         kwargs["ortho_init"] = False  # every weight is loaded from the file: the initial values are not needed
     try:

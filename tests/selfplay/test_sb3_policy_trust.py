@@ -234,6 +234,14 @@ def test_an_inflating_policy_pth_is_refused_without_inflating_it(zips, tmp_path,
         refused(bomb, "'policy.pth' entry is damaged")  # inflating stops at the declared size, and the check fails
 
 
+def test_data_nested_100000_deep_is_one_line(zips, tmp_path):
+    path = tmp_path / "deep.zip"
+    with zipfile.ZipFile(zips["maskable"]) as src, zipfile.ZipFile(path, "w") as dst:
+        for item in src.namelist():
+            dst.writestr(item, b"[" * 100_000 if item == "data" else src.read(item))
+    refused(path, "nests its JSON deeper than the reader goes")
+
+
 @pytest.mark.parametrize("cut", [0.5, 0.99])
 def test_a_truncated_or_junk_zip_is_one_line(zips, tmp_path, cut):
     data = zips["maskable"].read_bytes()
