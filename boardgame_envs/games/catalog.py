@@ -22,7 +22,7 @@ tournament opening rule (``opening_rule=``: Soosõrv-N, Taraguchi-N, RIF, Swap2)
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -31,6 +31,7 @@ from boardgame_envs._compat import renamed_attributes
 from boardgame_envs.games.mnk import RULES, MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.opening_rules import valid_names
+from boardgame_envs.games.parameters import Parameter, build, check_declared, choose, read_back
 
 
 class CatalogError(ValueError):
@@ -49,7 +50,9 @@ class GameInfo:
 
     m,n,k games (tic-tac-toe, gomoku, renju) take ``board_size``, ``win_length``
     and ``rule`` within ``sizes`` and ``rules``; a game with a ``factory``
-    (connect four) takes no parameters and is built by calling it. What the
+    (connect four) is built by calling it, with the entry's fixed ``arguments``
+    and the ``parameters`` it declares (:mod:`boardgame_envs.games.parameters`:
+    a game with sizes, or one variant of it per entry). What the
     layers above make of a game is theirs: its env and registry ids are what
     its env module registered (:func:`register_env`; read through
     :attr:`env`, :attr:`module`, :attr:`pettingzoo_id`, :attr:`gymnasium_ids`),
@@ -63,12 +66,15 @@ class GameInfo:
     default_win_length: int | None = None
     rules: tuple[str, ...] = ()
     default_rule: str | None = None
-    factory: str | None = None  # "module:attribute" of a parameterless Game class (games other than m,n,k)
+    factory: str | None = None  # "module:attribute" of a Game class or function (games other than m,n,k)
     # The batched engine (boardgame_envs.vector, every game) steps it with numba kernels: the m,n,k family's or the
     # game's own (game.kernels()); else it steps the game's states in a loop. None: derived; True without kernels
     # is refused.
     batched: bool | None = None
     opening_rules: bool = False  # it may be played under a tournament opening rule (games/opening_rules.py)
+    # A factory's parameters: name -> Parameter(default, choices), chosen by keyword (info.game(rows=3)).
+    parameters: dict[str, Parameter] = field(default_factory=dict)
+    arguments: dict[str, Any] = field(default_factory=dict)  # a factory's arguments this entry fixes (a variant)
 
     def __post_init__(self) -> None:
         def bad(field_name: str, why: str) -> CatalogError:
@@ -77,6 +83,8 @@ class GameInfo:
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise CatalogError(f"catalog entry {self.name!r}: name must be an identifier (the command line spells it)")
         if self.factory is None:
+            if self.parameters or self.arguments:
+                raise bad("parameters", "and arguments are a factory's: an m,n,k entry has sizes and rules instead")
             self._check_mnk(bad)
             object.__setattr__(self, "batched", True if self.batched is None else bool(self.batched))
             return
@@ -87,8 +95,12 @@ class GameInfo:
                                                                           if getattr(self, f)]  # fmt: skip
         if given:
             raise bad("factory", f"makes a game that takes no board size, k or rule: leave out {', '.join(given)}")
+        why = check_declared(self.parameters, self.arguments)
+        if why is not None:
+            raise bad("parameters", why)
+        defaults = {key: parameter.default for key, parameter in self.parameters.items()}
         try:
-            game = load(self.factory)()
+            game = build(load(self.factory), self.name, self.arguments, defaults)
         except Exception as exc:  # an entry that cannot build its game is named, whatever went wrong
             raise bad("factory", f"{self.factory!r} does not build a game: {type(exc).__name__}: {exc}") from None
         missing = [a for a in ("name", "num_actions", "shape", "num_planes", "new_state", "action_name",
@@ -96,7 +108,13 @@ class GameInfo:
         if missing:
             raise bad("factory", f"{self.factory!r} builds a game without {', '.join(missing)} (games/protocol.py)")
         if game.name != self.name:
-            raise bad("factory", f"{self.factory!r} builds a game named {game.name!r}: the names must agree")
+            raise bad("factory", f"{self.factory!r} builds a game named {game.name!r}: the names must agree (a "
+                                 "factory that serves several entries takes name=, which the catalog passes)")  # fmt: skip
+        wanted = {**self.arguments, **defaults}
+        kept = {key: getattr(game, key, "<none>") for key in wanted}
+        if kept != wanted:
+            raise bad("factory", f"{self.factory!r} builds a game that does not keep its arguments as attributes of "
+                                 f"the same name: {kept} for {wanted} (an env is told which game by them)")  # fmt: skip
         hook = getattr(game, "kernels", None)
         kernels = callable(hook) and hook() is not None
         if self.batched and not kernels:
@@ -119,8 +137,10 @@ class GameInfo:
 
     @property
     def fixed(self) -> bool:
-        """Whether the game takes no choice of board size, k or rule (tic-tac-toe, renju, connect four)."""
-        return self.sizes is None or (self.sizes[0] == self.sizes[1] and len(self.rules) == 1)
+        """Whether the game offers no choice: no board size, k, rule or parameter (tic-tac-toe, renju, connect four)."""
+        if self.factory is not None:
+            return not self.parameters
+        return self.sizes[0] == self.sizes[1] and len(self.rules) == 1
 
     @property
     def env(self) -> EnvEntry:
@@ -152,18 +172,26 @@ class GameInfo:
         return importlib.import_module(self.env.module)
 
     def env_kwargs(self, game: Any) -> dict[str, Any]:
-        """The env module's arguments that make ``game`` (none for a fixed game but its opening rule)."""
+        """The env module's arguments that make ``game``: an m,n,k game's size, k and rule (none for a fixed one),
+        another game's parameters (``game.rows``, ...), and ``game=`` this entry's name where the env module
+        serves several entries (so that it builds this one's game, not another's); an opening rule's name."""
         if isinstance(game, OpeningRuleGame):
             return {**self.env_kwargs(game.base), "opening_rule": game.opening.name}
+        if self.factory is not None:
+            module = self.env.module
+            shared = sum(entry.module == module for entry in ENVS.values()) > 1
+            return {**({"game": self.name} if shared else {}), **read_back(game, self.parameters)}
         if self.fixed:
             return {}
         return {"board_size": game.size, "win_length": game.win_length, "rule": game.rule}
 
     def game(
         self, board_size: int | None = None, win_length: int | None = None, rule: str | None = None,
-        opening_rule: Any = None,
+        opening_rule: Any = None, **parameters: Any,
     ) -> Any:  # fmt: skip
         """The Game for these arguments (None: the default); arguments that do not apply raise ``ValueError``.
+
+        ``parameters``: a factory entry's declared parameters by name (``rows=3``), each within its choices.
 
         ``opening_rule`` (a name such as ``"soosorv8"`` or ``"swap2"``, or
         True for the rule's default) plays the game under that tournament
@@ -174,13 +202,15 @@ class GameInfo:
             if not self.opening_rules:
                 raise ValueError(f"{self.name} takes no opening rule (opening_rule={opening_rule!r}); gomoku and "
                                  f"renju do: {valid_names()}")  # fmt: skip
-            return OpeningRuleGame(self.game(board_size, win_length, rule), opening_rule)
+            return OpeningRuleGame(self.game(board_size, win_length, rule, **parameters), opening_rule)
         if self.factory is not None:
             given = {"board_size": board_size, "win_length": win_length, "rule": rule}
             bad = [f"{k}={v!r}" for k, v in given.items() if v is not None]
             if bad:
                 raise ValueError(f"{self.name} takes no board size, k or rule; {', '.join(bad)} does not apply")
-            return load(self.factory)()
+            return build(load(self.factory), self.name, self.arguments, choose(self.name, self.parameters, parameters))
+        if parameters:
+            raise ValueError(f"{self.name} takes board_size, win_length and rule; {', '.join(parameters)} does not apply")
         if self.fixed:
             defaults = {"board_size": self.default_size, "win_length": self.default_win_length, "rule": self.default_rule}
             given = {"board_size": board_size, "win_length": win_length, "rule": rule}

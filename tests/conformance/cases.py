@@ -142,10 +142,16 @@ class Case:
 
 
 def catalog_cases() -> list[Case]:
+    """Each entry's default game; an m,n,k entry's every rule on its smallest board; another entry's every value
+    of each parameter it declares (the others at their defaults)."""
     out = []
     for name, info in GAMES.items():
         out.append(Case(name, name))
-        if not info.fixed:
+        for key, parameter in info.parameters.items():
+            for value in parameter.choices:
+                if value != parameter.default:
+                    out.append(Case(f"{name}-{key}={value}", name, ((key, value),)))
+        if not info.fixed and info.factory is None:
             for rule in info.rules:
                 out.append(Case(f"{name}-{info.sizes[0]}-{rule}", name, (("board_size", info.sizes[0]), ("rule", rule))))
     return out
