@@ -20,6 +20,7 @@ class EloCallback(BaseCallback):
 
     The model is checked against the ladder's game when training starts, so a model of another
     game or layout fails at once. ``tracker`` holds the ratings, the best one and the CPU share.
+    ``verbose=1`` prints one line per rating (:meth:`EloTracker.line`).
     """
 
     def __init__(self, game: str, every: int = 10_000, games: int = 20, seed: int = 0, max_share: float = 0.2,
@@ -28,14 +29,11 @@ class EloCallback(BaseCallback):
                  layout: str | None = None, verbose: int = 0) -> None:  # fmt: skip
         super().__init__(verbose)
         self.tracker = EloTracker(game, every, games, seed, max_share, csv_path, best_path, pool, rule, board_size,
-                                  layout, log=self._log)  # fmt: skip
+                                  layout, log=self._log, print_ratings=bool(verbose))  # fmt: skip
 
     def _log(self, values: dict[str, float]) -> None:
         for key, value in values.items():
             self.logger.record(key, value)
-        if self.verbose:
-            steps, rating = self.tracker.ratings[-1]
-            print(f"{steps} steps: {rating.describe()}, rating CPU share {values['elo/cpu_share']:.1%}")
 
     def _on_training_start(self) -> None:
         self.tracker.check(self.model)

@@ -7,7 +7,8 @@
 * :class:`EloTracker`: the schedule for any training loop: call ``tracker.update(steps, learner)``
   after each update; every ``every`` steps it rates the learner, writes a CSV row, logs,
   keeps the best snapshot (by the *lower* end of the 95% interval, so a short lucky rating
-  does not displace a steadier one) and adds snapshots to an opponent pool.
+  does not displace a steadier one), adds snapshots to an opponent pool and, with
+  ``print_ratings``, prints one line per rating (:meth:`EloTracker.line`).
 * :class:`~boardgame_envs.selfplay.callback.EloCallback`: the same for Stable-Baselines3
   (``model.learn(..., callback=EloCallback(...))``), logging ``elo/elo``, ``elo/low``,
   ``elo/high``, ``elo/cpu_share`` to the SB3 logger (TensorBoard).
@@ -86,6 +87,10 @@ def rate_during_training(
                 progress=False, start=start)  # fmt: skip
 
 
+def _print_now(text: str) -> None:
+    print(text, flush=True)  # flushed: a run's output sent to a file shows each rating as it is made
+
+
 def _start_of(rating: Rating | None) -> float | None:
     """Where the next rating begins: the last estimate, or its finite bound when it was one-sided."""
     if rating is None:
@@ -105,8 +110,12 @@ class EloTracker:
             resumed run goes on in the same file).
         best_path: where the best snapshot is written (by the rating's lower 95% bound).
         pool: an :class:`~boardgame_envs.selfplay.OpponentPool` that gets a snapshot after each rating.
-        layout: the learner's observation layout, for a batched-callable learner (read from an SB3 model).
+        layout: the learner's observation layout, for a batched-callable learner (read from an SB3 model);
+            checked here, so a wrong one fails when the tracker is built, not at its first rating.
         log: ``log(values: dict)`` after each rating (the SB3 callback sends them to its logger).
+        print_ratings: True prints one line per rating (:meth:`line`: steps, Elo and its 95% interval,
+            games, the rating's CPU seconds, the ratings' share of the CPU); a callable ``f(text)``
+            gets the line instead (``tqdm.write`` beside a progress bar, a logger's ``info``).
     """
 
     def __init__(
@@ -114,6 +123,7 @@ class EloTracker:
         csv_path: str | os.PathLike | None = None, best_path: str | os.PathLike | None = None, pool: Any = None,
         rule: str | None = None, board_size: int | None = None, layout: str | None = None,
         log: Callable[[dict[str, float]], None] | None = None,
+        print_ratings: bool | Callable[[str], Any] = False,
     ) -> None:  # fmt: skip
         if isinstance(every, bool) or not isinstance(every, int) or every < 1:
             raise ValueError(f"every must be a positive number of steps, got {every!r}")
@@ -121,17 +131,23 @@ class EloTracker:
             raise ValueError(f"max_share must be a share of the CPU time in (0, 1], got {max_share!r}")
         if isinstance(games, bool) or not isinstance(games, int) or games < 2:
             raise ValueError(f"games must be an integer of at least 2 (one colour-swapped pair), got {games!r}")
+        if layout is not None and layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)} (how the learner's "
+                             f"env laid out observations), or None to read it from an SB3 model")  # fmt: skip
+        if not isinstance(print_ratings, bool) and not callable(print_ratings):
+            raise TypeError(f"print_ratings must be True, False or a callable f(text), got {print_ratings!r}")
         self.ladder = ladder_for(game, rule, board_size)  # an unknown game fails now, not at the first rating
         self.game, self.rule, self.board_size = game, rule, board_size
         self.every, self.games, self.seed, self.max_share = every, games, seed, float(max_share)
         self.csv_path = Path(csv_path) if csv_path is not None else None
         self.best_path = Path(best_path) if best_path is not None else None
         self.pool, self.layout, self.log = pool, layout, log
+        self.print_ratings = _print_now if print_ratings is True else print_ratings or None
         self.ratings: list[tuple[int, Rating]] = []  # (steps, rating) of every rating made
         self.best: tuple[int, Rating] | None = None
         self.skipped = 0  # ratings put off to keep within max_share
         self.rating_cpu = 0.0
-        self._last_cost = 0.0
+        self._last_cost = self._last_share = 0.0
         self._next = every
         self._clock0 = time.process_time()
 
@@ -176,10 +192,24 @@ class EloTracker:
         self._next = steps + self.every
         self._keep(steps, rating, learner, save)
         self._write_row(steps, rating, time.process_time() - self._clock0)
+        self._last_share = self.cpu_share
         if self.log is not None:
             self.log({"elo/elo": rating.elo, "elo/low": rating.low, "elo/high": rating.high,
-                      "elo/games": rating.games, "elo/cpu_share": self.cpu_share, "elo/skipped": self.skipped})  # fmt: skip
+                      "elo/games": rating.games, "elo/cpu_share": self._last_share, "elo/skipped": self.skipped})  # fmt: skip
+        if self.print_ratings is not None:
+            self.print_ratings(self.line())
         return rating
+
+    def line(self) -> str:
+        """The latest rating in a line: ``elo at 25,000 steps: Elo +512 (95% +430 .. +594), 20 games, 3.1 CPU-s
+        (ratings 8.2% of the CPU)`` (the share when it ended), and the ratings put off so far if any; empty before
+        the first rating."""
+        if not self.ratings:
+            return ""
+        steps, rating = self.ratings[-1]
+        text = (f"elo at {steps:,} steps: {rating.describe()}, {rating.games} games, {self._last_cost:.1f} CPU-s "
+                f"(ratings {self._last_share:.1%} of the CPU)")  # fmt: skip
+        return text + (f", {self.skipped} put off so far" if self.skipped else "")
 
     def _keep(self, steps: int, rating: Rating, learner: Any, save: Callable[[Path], None] | None) -> None:
         own = save is None  # the learner's own save: an SB3 model, which the pool takes as it is

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 import time
 
 import gymnasium
@@ -114,3 +115,43 @@ def test_tracker_mistakes():
     tracker = EloTracker("tictactoe", every=1, games=2, best_path="best.zip")
     with pytest.raises(TypeError, match="save="):
         tracker.update(1, CallablePolicy(first_legal, "hwc"))
+
+
+def test_a_bad_layout_fails_when_the_tracker_is_built_not_at_its_first_rating():
+    with pytest.raises(ValueError, match="unknown layout 'nhwc'; expected one of hwc, chw, flat"):
+        EloTracker("tictactoe", every=10, layout="nhwc")
+    with pytest.raises(ValueError, match="unknown layout"):
+        EloCallback("tictactoe", every=10, layout="NHWC")
+    with pytest.raises(TypeError, match="print_ratings"):
+        EloTracker("tictactoe", every=10, print_ratings="yes")
+
+
+LINE = r"elo at {steps} steps: Elo .*\(95% .* \.\. .*\), 4 games, \d+\.\d CPU-s \(ratings \d+\.\d% of the CPU\)"
+
+
+def test_print_ratings_prints_one_line_per_rating(capsys):
+    tracker = EloTracker("tictactoe", every=2, games=4, seed=0, max_share=1.0, layout="hwc", print_ratings=True)
+    for steps in range(1, 6):
+        tracker.update(steps, first_legal)
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == len(tracker.ratings) == 2  # due at 2 and 4: nothing printed between ratings
+    for line, (steps, rating) in zip(out, tracker.ratings):
+        assert re.fullmatch(LINE.format(steps=f"{steps:,}"), line), line
+        assert rating.describe() in line
+    heard = []
+    quiet = EloTracker("tictactoe", every=1, games=4, layout="hwc", max_share=1.0, print_ratings=heard.append)
+    quiet.update(1_000, first_legal)
+    assert capsys.readouterr().out == "" and len(heard) == 1 and heard[0] == quiet.line()
+    assert re.fullmatch(LINE.format(steps="1,000"), heard[0]), heard[0]
+    assert EloTracker("tictactoe", every=1, layout="hwc").line() == ""  # nothing rated yet
+
+
+def test_callback_verbose_prints_one_line_per_rating(capsys):
+    from sb3_contrib import MaskablePPO
+
+    env = gymnasium.make("boardgame_envs/TicTacToe-v0", opponent="random", seat="random")
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    model.learn(64, callback=EloCallback("tictactoe", every=32, games=4, max_share=1.0, verbose=1))
+    out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("elo ")]
+    assert [re.fullmatch(LINE.format(steps=steps), line) is not None for steps, line in zip((32, 64), out)] == [True] * 2
+    assert len(out) == 2
