@@ -4,13 +4,23 @@ Each iteration appends its scalars (the same as TensorBoard's) as one JSON
 line in ``out/metrics.jsonl``, so the picture covers the whole run across
 resumes. :func:`plot_summary` draws the losses and the evaluation scores
 against the iterations with matplotlib (the ``plot`` extra).
+
+Invariant: the file holds one row an iteration, up to the checkpoint's. A run
+that logged an iteration and then could not save it (killed, a full disk) plays
+it again on resume; :func:`sync_metrics`, called by the trainer when it opens a
+run, first drops the rows past the checkpoint (and a line cut by a kill), rewriting
+the file whole, so the log never reads 1, 2, 3, 4, 5, 5, 6.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from collections.abc import Iterable
 from pathlib import Path
+
+from boardgame_envs.safeio import FileRefusedError, atomic_write_text, read_text
 
 METRICS = "metrics.jsonl"
 SUMMARY = "summary.png"
@@ -26,21 +36,66 @@ def append_metrics(out: Path, row: dict[str, float]) -> None:
 def read_metrics(out: str | Path) -> list[dict[str, float]]:
     """The rows of ``out/metrics.jsonl`` in iteration order; a repeated iteration keeps its last row.
 
-    (An iteration is repeated when a run was killed after logging it and
-    before its checkpoint, and the resumed run played it again.)
+    (A file written before :func:`sync_metrics` existed may repeat an iteration: a run killed after
+    logging it and before its checkpoint played it again.) The file is read bounded
+    (:func:`~boardgame_envs.safeio.read_text`); a line that is not a row (cut by a kill) is skipped.
     """
-    path = Path(out) / METRICS
-    if not path.is_file():
-        return []
     rows: dict[float, dict[str, float]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a kill
+    for line in _lines(Path(out) / METRICS):
+        row = _row(line)
+        if row is not None:
             rows[row["iteration"]] = row
     return [rows[k] for k in sorted(rows)]
+
+
+def sync_metrics(out: str | Path, iteration: int, warm_done: bool = True) -> int:
+    """Make ``out/metrics.jsonl`` hold the rows of the run up to ``iteration`` (the checkpoint's); how many
+    lines it dropped, each kind with a line on stderr.
+
+    Dropped: rows past ``iteration`` (logged, then not saved: the resumed run plays them again), the warm
+    start's row (iteration 0) while the checkpoint's warm start is not ``warm_done``, and lines that are not
+    rows (cut by a kill). The file is rewritten whole, or left untouched when nothing is dropped."""
+    path = Path(out) / METRICS
+    lines = _lines(path)
+    kept, cut, later = [], 0, 0
+    for line in lines:
+        row = _row(line)
+        if row is None:
+            cut += bool(line.strip())
+        elif row["iteration"] > iteration or (row["iteration"] == 0 and not warm_done):
+            later += 1
+        else:
+            kept.append(line if line.endswith("\n") else line + "\n")
+    if cut or later:
+        atomic_write_text(path, "".join(kept))
+        if later:
+            print(f"{path}: dropped {later} row(s) logged after the checkpoint (iteration {iteration}), which the "
+                  "run plays again", file=sys.stderr, flush=True)  # fmt: skip
+        if cut:
+            print(f"{path}: dropped {cut} line(s) that are not rows (cut short by a kill)", file=sys.stderr, flush=True)
+    return cut + later
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        text = read_text(path, what="metrics log")
+    except (FileNotFoundError, IsADirectoryError):
+        return []
+    except FileRefusedError as exc:
+        raise FileRefusedError(exc.path, f"{exc.why}; repair it or move it aside, then run again") from None
+    return io.StringIO(text).readlines()
+
+
+def _row(line: str) -> dict[str, float] | None:
+    """The row a line holds; None for a line that is not one (cut short, damaged)."""
+    try:
+        row = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(row, dict) or isinstance(row.get("iteration"), bool) \
+            or not isinstance(row.get("iteration"), (int, float)):  # fmt: skip
+        return None
+    return row
 
 
 def plot_summary(rows: Iterable[dict[str, float]], path: str | Path, title: str = "AlphaZero") -> Path:

@@ -61,6 +61,7 @@ from boardgame_envs.alphazero.summary import (
     append_metrics,
     plot_summary,
     read_metrics,
+    sync_metrics,
 )
 from boardgame_envs.alphazero.warmstart import play_warm_games, warm_targets, warm_tasks
 from boardgame_envs.envs.game_env import GameAECEnv
@@ -174,6 +175,12 @@ class AlphaZeroTrainer:
                 self.release_lock()
                 raise CheckpointError(f"{self.out / LATEST} holds a network only (as export_network and the pretrained "
                                       "networks are written), not a training run; move it out to start a new run here")
+        if self.out is not None:
+            try:  # rows logged after the checkpoint are played again: dropped, so no iteration is logged twice
+                sync_metrics(self.out, self.iteration, self.warm["done"])
+            except BaseException:
+                self.release_lock()
+                raise
         self.saved_iteration = self.iteration  # the iteration of out/latest.pt (0: none written, or the warm start's)
         self.saved_warm = dict(self.warm) if resuming else None
         self._selfplay: Any = None
