@@ -6,7 +6,8 @@ more than its caps, and every file it writes, written so that nothing half-writt
 - :func:`load_restricted`: a pickle of plain values and named classes from an allow-list, none of them run.
 - :func:`open_zip` / :func:`read_member`: zip entries capped by their declared sizes before inflating.
 - :func:`contained_path`: a name from inside a file stays inside its folder.
-- :func:`atomic_write_bytes` / :func:`atomic_write_text` / :func:`atomic_save_tensors`: temp file, fsync, rename.
+- :func:`atomic_write_bytes` / :func:`atomic_write_text` / :func:`atomic_save_tensors`: temp file, fsync, rename;
+  :func:`atomic_write_new`: the same onto the first free name, never over another file.
 
 Errors: :class:`FileRefusedError` (a ``ValueError``, one line ``"<path>: <what is wrong>"``) and
 :class:`DiskFullError` (an ``OSError`` naming the path and the disk). This package imports nothing
@@ -17,6 +18,7 @@ from boardgame_envs.safeio.atomic import (
     atomic_save_tensors,
     atomic_write,
     atomic_write_bytes,
+    atomic_write_new,
     atomic_write_text,
     stale_temporaries,
 )
@@ -37,7 +39,7 @@ from boardgame_envs.safeio.zips import ZIP_ENTRIES_LIMIT, open_zip, read_member
 __all__ = [
     "PICKLE_LIMIT", "TENSOR_BYTES_LIMIT", "TENSOR_FILE_LIMIT", "TEXT_LIMIT", "ZIP_ENTRIES_LIMIT",
     "ClassRef", "DiskFullError", "FileRefusedError",
-    "atomic_save_tensors", "atomic_write", "atomic_write_bytes", "atomic_write_text", "check_tensors",
+    "atomic_save_tensors", "atomic_write", "atomic_write_bytes", "atomic_write_new", "atomic_write_text", "check_tensors",
     "contained_path", "load_restricted", "load_tensor_bytes", "load_tensors", "open_zip", "parse_json", "read_bytes", "read_json", "read_member",
     "read_text", "stale_temporaries", "state_dict_misfit",
 ]  # fmt: skip

@@ -3,11 +3,14 @@
 A kill at any moment leaves the old file or the new one under the name, never part of one; a full
 disk raises :class:`~boardgame_envs.safeio.errors.DiskFullError` naming the disk, with the temporary
 file removed. Temporary names are ``.<name>.<random>.tmp`` in the target's folder
-(:func:`stale_temporaries` finds those a killed writer left).
+(:func:`stale_temporaries` finds those a killed writer left). :func:`atomic_write_new` never replaces
+anything: it claims the first free name, so writers in several processes never write over each other.
 """
 
 from __future__ import annotations
 
+import errno as errno_codes
+import itertools
 import os
 import tempfile
 from collections.abc import Callable
@@ -59,6 +62,48 @@ def atomic_save_tensors(obj: Any, path: str | os.PathLike) -> Path:
     import torch
 
     return atomic_write(path, lambda f: torch.save(obj, f))
+
+
+def atomic_write_new(path: str | os.PathLike, data: bytes) -> Path:
+    """Write ``data`` to a new file: ``path``, or if that name is taken ``<stem>-2<suffix>``, ``<stem>-3<suffix>``,
+    ...; the path written. The file is written whole under a temporary name, then linked to the first free
+    name (``os.link`` fails rather than replace), so processes saving into one folder at once each keep
+    every file they write. Where the file system has no hard links, the name is claimed with ``O_EXCL``
+    and the whole file renamed onto it. A full disk is :class:`DiskFullError`; nothing is left behind.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        for number in itertools.count(1):
+            target = path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                if exc.errno not in NO_LINKS:
+                    raise
+                try:  # no hard links here: claim the name, then put the whole file on it
+                    os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+                except FileExistsError:
+                    continue
+                os.replace(tmp, target)
+            return target
+    except OSError as exc:
+        if exc.errno in DISK_FULL:
+            raise DiskFullError(path, exc.errno) from None
+        raise
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    raise AssertionError("unreachable")  # (itertools.count never ends)
+
+
+NO_LINKS = (errno_codes.EPERM, errno_codes.ENOTSUP, errno_codes.EOPNOTSUPP, errno_codes.ENOSYS, errno_codes.EMLINK)
 
 
 def stale_temporaries(folder: str | os.PathLike, pattern: str = "*") -> list[Path]:

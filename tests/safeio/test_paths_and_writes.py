@@ -71,3 +71,35 @@ def test_other_failures_and_interrupts_leave_no_temporary(tmp_path):
     assert safeio.stale_temporaries(tmp_path) == []
     (tmp_path / ".x.bin.abc.tmp").write_bytes(b"")  # what a kill mid-write leaves
     assert safeio.stale_temporaries(tmp_path) == [tmp_path / ".x.bin.abc.tmp"]
+
+
+def test_atomic_write_new_takes_the_first_free_name_and_never_replaces(tmp_path):
+    paths = [safeio.atomic_write_new(tmp_path / "game-0001.sgf", f"record {i}".encode()) for i in range(3)]
+    assert [p.name for p in paths] == ["game-0001.sgf", "game-0001-2.sgf", "game-0001-3.sgf"]
+    assert [p.read_text() for p in paths] == ["record 0", "record 1", "record 2"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-0001-2.sgf", "game-0001-3.sgf", "game-0001.sgf"]
+
+
+def test_atomic_write_new_without_hard_links_claims_the_name_exclusively(tmp_path, monkeypatch):
+    import os
+
+    def no_links(source, target):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    (tmp_path / "g.txt").write_text("first")
+    assert safeio.atomic_write_new(tmp_path / "g.txt", b"second") == tmp_path / "g-2.txt"
+    assert (tmp_path / "g.txt").read_text() == "first" and (tmp_path / "g-2.txt").read_text() == "second"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-2.txt", "g.txt"]
+
+
+def test_atomic_write_new_on_a_full_disk_names_the_disk_and_leaves_nothing(tmp_path, monkeypatch):
+    import os
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(DiskFullError, match="no room on the disk at"):
+        safeio.atomic_write_new(tmp_path / "g.sgf", b"x")
+    assert list(tmp_path.iterdir()) == []
