@@ -152,6 +152,8 @@ def parse_spec(text: str) -> tuple[str, str | None, dict[str, Any]]:
     name, sep, rest = text.partition(":")
     if name not in _KINDS and text.endswith(".pt"):
         return "checkpoint", text, {}
+    if name not in _KINDS and (name.endswith(".zip") or text.endswith(".zip")):
+        _refuse_zip(text, f"sb3:{text}")
     kwargs: dict[str, Any] = {}
     target: str | None = None
     if sep:
@@ -165,6 +167,12 @@ def parse_spec(text: str) -> tuple[str, str | None, dict[str, Any]]:
         if target == "":
             raise PolicySpecError(f"empty target in policy spec {text!r}")
     return name, target, kwargs
+
+
+def _refuse_zip(path: str, suggestion: Any) -> None:
+    """A bare ``.zip`` path is not a spec (a zip could hold anything): say which spec plays a saved SB3 model."""
+    raise PolicySpecError(f"{path!r} is not a policy spec: a model saved by SB3 plays as sb3:PATH; did you mean "
+                          f"{suggestion!r}?")  # fmt: skip
 
 
 def spec_name(spec: Any) -> str:
@@ -210,6 +218,8 @@ def _split(spec: Any) -> tuple[str, str | None, dict[str, Any]] | None:
             raise PolicySpecError(f"the arguments of ({name!r}, ...) must be a dict, got {kwargs!r}")
         if name not in _KINDS and name.endswith(".pt"):
             return "checkpoint", name, dict(kwargs)
+        if name not in _KINDS and name.endswith(".zip"):
+            _refuse_zip(name, ("sb3", {"target": name, **kwargs}))
         kwargs = dict(kwargs)
         target = kwargs.pop("target", None) if name in _KINDS and _KINDS[name].target else None
         return name, target, kwargs
