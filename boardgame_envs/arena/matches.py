@@ -44,7 +44,7 @@ import numpy as np
 from boardgame_envs.arena.backends import check_backend, run_tasks
 from boardgame_envs.arena.elo import fit
 from boardgame_envs.arena.evidence import Evidence, from_counts, from_records
-from boardgame_envs.arena.records import GameRecord, games_dir, save
+from boardgame_envs.arena.records import GameRecord, games_dir, save_new
 from boardgame_envs.arena.referee import GameTask, play_task
 from boardgame_envs.arena.sprt import SPRT
 from boardgame_envs.games import opening_positions as opening_sets
@@ -266,7 +266,9 @@ def match(
     within each pair. ``sprt`` (an
     :class:`~boardgame_envs.arena.sprt.SPRT` or ``"ELO0,ELO1"``) stops the match as
     soon as it decides. ``save_games``: a directory where each game is written
-    as SGF (``game-0001.sgf``, ...); a record that cannot be written (a full disk)
+    as SGF (``game-0001.sgf``, ...; a name already taken, by another process saving into
+    the same folder or an earlier match, gets ``game-0001-2.sgf``: no record is written
+    over another); a record that cannot be written (a full disk)
     ends the saving, not the match (:attr:`MatchResult.not_saved` says why). ``backend``: ``"local"`` (processes) or
     ``"ray"``.
     """
@@ -304,7 +306,7 @@ def match(
             _count(result, task, record)
             if save_games is not None and not result.not_saved:
                 try:
-                    save(record, Path(save_games) / f"game-{task.index + 1:04d}.sgf")
+                    save_new(record, Path(save_games) / f"game-{task.index + 1:04d}.sgf")
                 except OSError as exc:
                     result.not_saved = f"games {task.index + 1} on were not saved: {exc}"
             bar.update()

@@ -9,7 +9,8 @@ loser forfeited) and how the game ended in the root comment ``C``. Two private
 properties: ``KL``, a win length other than five, and ``FK``, the kind of a
 forfeit's fault (``illegal move``, ``timeout``, ``crash``, ``bad answer``).
 :func:`from_sgf` reads such a file back (round trip: ``from_sgf(to_sgf(r)) == r``);
-:func:`save` and :func:`load` do it with files.
+:func:`save` and :func:`load` do it with files, and :func:`save_new` writes a new file, never over
+another (``game-0001-2.sgf`` when ``game-0001.sgf`` is taken), which ``--save-games`` uses.
 
 A game SGF cannot hold (any catalog game other than m,n,k, such as connect
 four) is saved as a move list instead (:func:`to_move_list`): ``key: value``
@@ -55,12 +56,13 @@ from typing import Any
 from boardgame_envs.arena import opening_records
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.notation import point_name
+from boardgame_envs.safeio import atomic_write_new
 
 MAX_SGF_BYTES = 1_000_000  # the largest file :func:`load` and :func:`from_sgf` read unless told otherwise
 
 __all__ = [
     "MAX_SGF_BYTES", "GameRecord", "RecordError", "from_move_list", "from_sgf", "games_dir", "is_record", "load",
-    "piskvork_moves", "save", "to_move_list", "to_sgf",
+    "piskvork_moves", "save", "save_new", "to_move_list", "to_sgf",
 ]  # fmt: skip
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -523,11 +525,7 @@ def save(record: GameRecord, path: str | os.PathLike) -> os.PathLike | str:
     so a full disk or a crash leaves no empty or cut record at ``path``; a failure raises OSError naming
     ``path`` (``[Errno 28] No space left on device: 'games/game-0007.sgf'``).
     """
-    if record.game:
-        path = os.path.splitext(os.fspath(path))[0] + ".txt"
-        text = to_move_list(record)
-    else:
-        text = to_sgf(record)
+    path, text = _file_of(record, path)
     partial = f"{os.fspath(path)}.partial"
     try:
         with open(partial, "w", encoding="utf-8") as f:
@@ -538,6 +536,23 @@ def save(record: GameRecord, path: str | os.PathLike) -> os.PathLike | str:
             os.remove(partial)
         raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
     return path
+
+
+def save_new(record: GameRecord, path: str | os.PathLike) -> str:
+    """Write ``record`` as :func:`save` does, to a new file: ``path``, or if that name is taken ``game-0001-2.sgf``,
+    ``game-0001-3.sgf``, ...; the path written. Never over another file, so several processes saving games into
+    one folder (``--save-games``) keep every record each of them writes. A full disk raises
+    :class:`~boardgame_envs.safeio.DiskFullError` (an OSError naming the file and its disk), leaving no file.
+    """
+    path, text = _file_of(record, path)
+    return os.fspath(atomic_write_new(path, text.encode("utf-8")))
+
+
+def _file_of(record: GameRecord, path: str | os.PathLike) -> tuple[str | os.PathLike, str]:
+    """Where ``record`` is written when asked for ``path`` (a move list takes ``.txt``), and its text."""
+    if record.game:
+        return os.path.splitext(os.fspath(path))[0] + ".txt", to_move_list(record)
+    return path, to_sgf(record)
 
 
 def read_record_text(path: str | os.PathLike, limit: int = MAX_SGF_BYTES, what_limit: str = "") -> str:

@@ -42,7 +42,7 @@ from typing import Any
 
 from boardgame_envs.arena.backends import BACKENDS, ArenaError, Workers, check_backend
 from boardgame_envs.arena.lock import PidLock
-from boardgame_envs.arena.records import games_dir, save
+from boardgame_envs.arena.records import games_dir, save_new
 from boardgame_envs.gomocup.engines import configure_from
 from boardgame_envs.ladder.elo import Ratings, fit
 from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_task, missing, play, read_log, trim_torn_line
@@ -234,7 +234,7 @@ def _build(
             for result, record in play(workers, env_fn, tasks, functools.partial(players, ladder)):
                 append_log(log_path, result)
                 if save_games is not None:
-                    save(record, Path(save_games) / record_path(ladder, result))
+                    save_new(record, Path(save_games) / record_path(ladder, result))
                 log.append(result)
                 bar.update()
                 if deadline is not None and time.monotonic() > deadline:

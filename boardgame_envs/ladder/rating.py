@@ -31,7 +31,7 @@ import numpy as np
 
 from boardgame_envs.arena.backends import Workers, check_backend
 from boardgame_envs.arena.matches import fault_text
-from boardgame_envs.arena.records import games_dir, save
+from boardgame_envs.arena.records import games_dir, save_new
 from boardgame_envs.envs.factory import env_fn as game_env_fn
 from boardgame_envs.ladder.elo import Estimate, fit_against
 from boardgame_envs.ladder.games import Task, play
@@ -221,7 +221,9 @@ def rate(
     (``interrupted=True``) once a pair has been played, else re-raises. ``backend``: ``"local"`` (``jobs`` processes) or
     ``"ray"``; the games and the rating do not depend on it. ``save_games``: a
     directory that receives every game as SGF, ``game-0001.sgf``, ... in the order
-    played. ``opening_rule`` (``"swap2"``, ``"soosorv8"``, ...) plays every game under
+    played (never over another file: a taken name gets a suffix, see
+    :func:`~boardgame_envs.arena.records.save_new`). ``opening_rule`` (``"swap2"``,
+    ``"soosorv8"``, ...) plays every game under
     that tournament opening rule, each pair swapping which side is the first player;
     the levels keep the Elo they were rated with, in games without one (the rating
     says so). ``start``: an Elo to begin near (the first games are against the built-in
@@ -266,7 +268,7 @@ def rate(
                 for result, record in play(workers, env_fn, tasks, lambda _: players):
                     walk.record(result.score, result.fault)
                     if save_games is not None:
-                        save(record, Path(save_games) / f"game-{walk.games:04d}.sgf")
+                        save_new(record, Path(save_games) / f"game-{walk.games:04d}.sgf")
                     bar.update()
                 rating = walk.rating(name, ladder.name, walk.advance())
                 bar.set_postfix_str(f"{rating.describe()}, next vs {walk.opponent.name}")
