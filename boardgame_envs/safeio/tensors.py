@@ -120,7 +120,7 @@ def _check_tensor(tensor: Any, key: str, path: str | os.PathLike, what: str) -> 
     if tensor.layout != torch.strided:
         raise FileRefusedError(path, f"{key} in the {what} is a {tensor.layout} tensor; only dense tensors are read")
     shape, strides = tuple(tensor.shape), tuple(tensor.stride())
-    if any(size > 1 and step == 0 for size, step in zip(shape, strides)):
+    if tensor.numel() and any(size > 1 and step == 0 for size, step in zip(shape, strides)):  # an empty tensor repeats nothing
         raise FileRefusedError(path, f"{key} in the {what} repeats one value over its shape {list(shape)} (a zero stride); "
                                      "its storage does not hold the values its shape states")  # fmt: skip
     size = tensor.element_size()

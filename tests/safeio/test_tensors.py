@@ -118,3 +118,11 @@ def test_dev_zero_and_a_missing_file(tmp_path):
     assert "not a regular file" in refused("/dev/zero")
     with pytest.raises(FileNotFoundError):
         load_tensors(tmp_path / "missing.pt")
+
+
+def test_an_empty_tensor_with_a_zero_stride_reads_back(tmp_path):
+    # an empty replay buffer (0 positions) can carry a zero stride; it states no values, so it repeats nothing
+    empty = torch.zeros(1, 5, 5, 4).expand(0, 5, 5, 4)
+    assert 0 in empty.stride()
+    torch.save({"planes": empty}, tmp_path / "empty.pt")
+    assert load_tensors(tmp_path / "empty.pt")["planes"].shape == (0, 5, 5, 4)
