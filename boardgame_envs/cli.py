@@ -116,10 +116,11 @@ def rate(args: argparse.Namespace) -> int:
     order (``arena`` takes the game first, and the two are easily swapped)."""
     from boardgame_envs.games.catalog import GAMES
     from boardgame_envs.ladder import cli as ladder_cli
-    from boardgame_envs.ladder.ladders import LADDERS
+    from boardgame_envs.ladder.ladders import ladder_names
 
-    if args.game not in GAMES and args.game not in LADDERS:
-        raise ValueError(unknown_game(args.game, RATE_ORDER) + f"; ladders: {', '.join(LADDERS)}")
+    names = ladder_names()  # the shipped ladders and those built here (boardgame-envs ladder build)
+    if args.game not in GAMES and args.game not in names:
+        raise ValueError(unknown_game(args.game, RATE_ORDER) + f"; ladders: {', '.join(names)}")
     return ladder_cli.run_rate(args)
 
 
@@ -262,7 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--moves", type=int, metavar="K", help="SGF: print the position after K moves and exit")
     rp.add_argument("--gif", metavar="OUT", help="write the game as an animation (.gif, .png, .webp; .mp4 with the video extra)")
     rp.set_defaults(func=replay)
-    lad = sub.add_parser("ladder", help="print a game's calibrated ladder: levels, Elo, 95%% intervals")
+    lad = sub.add_parser("ladder", help="print a game's calibrated ladder: levels, Elo, 95%% intervals; "
+                         "'ladder build GAME' builds one for any game (boardgame-envs ladder build -h)")
     ladder_cli.add_ladder_arguments(lad)
     lad.set_defaults(func=ladder_with_networks)
     r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95%% interval")
@@ -297,6 +299,10 @@ def main(argv: list[str] | None = None) -> int:
         from boardgame_envs.bench.__main__ import main as bench_main
 
         return bench_main(argv[1:], prog="boardgame-envs bench")
+    if argv[:2] == ["ladder", "build"]:  # building a ladder has arguments of its own (a GAME named build is none)
+        from boardgame_envs.ladder.cli import build_main
+
+        return build_main(argv[2:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -16,19 +16,32 @@ same scale by the same build; ``levels()`` lists them (``level.external``), and 
 climbs into them only where their engine is configured.
 
 ``make_policy("level:renju/5")`` builds a level (see :func:`level_policy`).
+
+**Ladders built for any game.** ``boardgame-envs ladder build GAME`` builds a ladder for any
+catalog game from built-in levels (:data:`GENERIC_LEVELS`, or the ``--level`` specs given) and
+keeps it in the user's ladder folder (:func:`user_dir`: ``$BOARDGAME_ENVS_LADDERS``, else
+``~/.cache/boardgame_envs/ladders``), never in the package's data. A built ladder is its table
+there, ``NAME.json``, which says its game, parameters and levels; :func:`ladder_for`,
+:func:`levels`, ``level:NAME/N`` and ``rate`` find it after the shipped ladders. Its levels are
+built-in searches only (:data:`BUILT_IN_KINDS`), so a table in that folder cannot make ``rate``
+start a program.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from boardgame_envs.ladder.errors import LadderError
-from boardgame_envs.ladder.table import read_table
+from boardgame_envs.ladder.table import TableError, read_table
 
 DATA = Path(__file__).parent / "data"
+LADDERS_VARIABLE = "BOARDGAME_ENVS_LADDERS"  # the folder of ladders built for any game (boardgame-envs ladder build)
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")  # a built ladder's name: its file's, and in level:NAME/N
 
 
 @dataclass(frozen=True)
@@ -37,15 +50,17 @@ class Ladder:
 
     name: str
     game: str  # the catalog's name: "tictactoe", "gomoku", "connect_four"
-    board_size: int | None  # None for a game with no parameters
+    board_size: int | None  # None for a game that is not m,n,k
     rule: str | None
     specs: tuple[str, ...]
+    parameters: tuple[tuple[str, Any], ...] = ()  # a game's declared parameters (games/parameters.py), by name
+    folder: Path | None = None  # where its table and log live: None for the package's data (a shipped ladder)
 
     @property
     def params(self) -> dict[str, Any]:
         """The catalog arguments of the ladder's game (gomoku ladders are five in a row)."""
         if self.board_size is None:
-            return {}
+            return dict(self.parameters)
         return {"board_size": self.board_size, "win_length": 5 if self.game == "gomoku" else None, "rule": self.rule}
 
     def game_object(self) -> Any:
@@ -73,18 +88,18 @@ class Ladder:
         return random_opening(self.board_size, seed) if self.board_size > 3 else ()
 
     def describe(self) -> str:
-        """The game in words: ``"gomoku 15x15 renju"``, ``"connect_four"``."""
+        """The game in words: ``"gomoku 15x15 renju"``, ``"connect_four"``, ``"dots_and_boxes rows=3"``."""
         if self.board_size is None:
-            return self.game
-        return f"{self.game} {self.board_size}x{self.board_size} {self.rule}"
+            return " ".join([self.game, *(f"{key}={value}" for key, value in self.parameters)])
+        return " ".join([self.game, f"{self.board_size}x{self.board_size}", *([self.rule] if self.rule else [])])
 
     @property
     def table_path(self) -> Path:
-        return DATA / f"{self.name}.json"
+        return (DATA if self.folder is None else self.folder) / f"{self.name}.json"
 
     @property
     def log_path(self) -> Path:
-        return DATA / f"{self.name}.games.jsonl"
+        return (DATA if self.folder is None else self.folder) / f"{self.name}.games.jsonl"
 
     def level_name(self, index: int) -> str:
         return f"{self.name}/{index}"
@@ -173,12 +188,18 @@ def ladder_for(game: str, rule: str | None = None, board_size: int | None = None
 
     A game's arguments pick among its ladders; with no rule given, the game's
     default rule is tried first (gomoku: renju), then the game's other rules,
-    so ``gomoku --board-size 9`` finds the 9x9 freestyle ladder.
+    so ``gomoku --board-size 9`` finds the 9x9 freestyle ladder. Then the ladders
+    built for any game (:func:`user_dir`), by name: a game's own, for its arguments
+    (:func:`built_name`: ``dots_and_boxes``, ``gomoku7``), or a built ladder's name.
+    None: ``LadderError`` naming the command that builds one.
     """
     if game in LADDERS and rule is None and board_size is None:
         return LADDERS[game]
-    from boardgame_envs.games.catalog import game_info
+    from boardgame_envs.games.catalog import GAMES, game_info
 
+    built = built_ladder(game) if game not in GAMES and rule is None and board_size is None else None
+    if built is not None:
+        return built
     try:
         info = game_info(game)
         wanted = [info.game(board_size, None, rule)] if rule is not None or not info.rules else [
@@ -190,23 +211,115 @@ def ladder_for(game: str, rule: str | None = None, board_size: int | None = None
         for ladder in LADDERS.values():
             if ladder.game_object() == target:
                 return ladder
+    built = built_ladder(built_name(game, board_size, rule))
+    if built is not None:
+        return built
     what = " ".join([game, *([f"{board_size}x{board_size}"] if board_size else []), *([f"rule {rule!r}"] if rule else [])])
-    raise LadderError(f"no ladder for {what}; ladders: {_ladder_list()}")
+    how = " ".join(["boardgame-envs ladder build", game, *([f"--board-size {board_size}"] if board_size else []),
+                    *([f"--rule {rule}"] if rule else [])])  # fmt: skip
+    raise LadderError(f"no ladder for {what}; build one with `{how}` (docs/evaluation.md); ladders: {_ladder_list()}")
 
 
 def _ladder_list() -> str:
-    return ", ".join(f"{x.name} ({x.describe()})" for x in LADDERS.values())
+    shipped = [f"{x.name} ({x.describe()})" for x in LADDERS.values()]
+    return ", ".join(shipped + [f"{name} (built here)" for name in built_names()])
+
+
+def ladder_names() -> list[str]:
+    """Every ladder's name: the shipped ones, then those built here."""
+    return [*LADDERS, *(name for name in built_names() if name not in LADDERS)]
+
+
+def find_ladder(name: str) -> Ladder | None:
+    """The ladder named ``name``: a shipped one, else one built here; None if there is none."""
+    return LADDERS.get(name) or built_ladder(name)
+
+
+# ---------------------------------------------------------------------- ladders built for any game
+# The built-in levels of a ladder built for any game, weakest first: random, the one-ply player with a shrinking
+# share of random moves, the protocol's MCTS-Solver and alpha-beta by budget (every one a count, never time).
+GENERIC_LEVELS = (
+    "random", "greedy:epsilon=0.75", "greedy:epsilon=0.5", "greedy:epsilon=0.25", "greedy",
+    "mcts:simulations=200", "mcts:simulations=1000", "alphabeta:nodes=1000", "alphabeta:nodes=4000",
+)  # fmt: skip
+BUILT_IN_KINDS = ("random", "greedy", "mcts", "uct", "alphabeta", "perfect")  # what a built ladder's levels may be
+
+
+def user_dir() -> Path:
+    """The folder of ladders built for any game: ``$BOARDGAME_ENVS_LADDERS``, else ``$XDG_CACHE_HOME`` (or
+    ``~/.cache``) ``/boardgame_envs/ladders``. Not created until a build writes there."""
+    own = os.environ.get(LADDERS_VARIABLE)
+    if own:
+        return Path(own).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "boardgame_envs" / "ladders"
+
+
+def built_name(game: str, board_size: int | None = None, rule: str | None = None,
+               parameters: dict[str, Any] | None = None) -> str:  # fmt: skip
+    """The name a built ladder of this game gets by default: ``dots_and_boxes``, ``gomoku7``,
+    ``gomoku7-freestyle``, ``dots_and_boxes-rows3-columns3``."""
+    name = game + (str(board_size) if board_size else "") + (f"-{rule}" if rule else "")
+    return name + "".join(f"-{key}{value}" for key, value in (parameters or {}).items())
+
+
+def check_level(spec: str) -> str:
+    """``spec`` if it can be a level of a built ladder (a built-in search's spec), else ``LadderError``."""
+    kind = spec.partition(":")[0] if isinstance(spec, str) else None
+    if kind not in BUILT_IN_KINDS:
+        raise LadderError(f"a built ladder's level is a built-in search ({', '.join(BUILT_IN_KINDS)}), not {spec!r}")
+    return spec
+
+
+def built_names() -> list[str]:
+    """The names of the ladders built here (their tables in :func:`user_dir`), sorted; nothing is read."""
+    folder = user_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[: -len(".json")] for p in folder.glob("*.json") if NAME_PATTERN.fullmatch(p.name[: -len(".json")]))
+
+
+def built_ladder(name: str) -> Ladder | None:
+    """The ladder built here under ``name`` (its table, checked), or None if there is none."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name) or name in LADDERS:
+        return None
+    path = user_dir() / f"{name}.json"
+    try:
+        table = read_table(path)
+    except FileNotFoundError:
+        return None
+
+    def fail(problem: str) -> TableError:
+        return TableError(f"the ladder table {path} is corrupt: {problem}")
+
+    from boardgame_envs.games.catalog import GAMES
+
+    if table.get("ladder") != name:
+        raise fail(f"it names ladder {table.get('ladder')!r}, not {name!r} (its file's name)")
+    if table.get("game") not in GAMES:
+        raise fail(f"'game' must be a catalog game ({', '.join(GAMES)}), got {table.get('game')!r:.60}")
+    size, rule, parameters = table.get("board_size"), table.get("rule"), table.get("parameters", {})
+    if not (size is None or type(size) is int) or not (rule is None or isinstance(rule, str)):
+        raise fail(f"'board_size' must be an integer or null and 'rule' a string or null, got {size!r:.20}, {rule!r:.20}")
+    if not isinstance(parameters, dict) or not all(isinstance(v, (int, float, str, bool)) for v in parameters.values()):
+        raise fail(f"'parameters' must map names to numbers or strings, got {parameters!r:.60}")
+    try:
+        specs = tuple(check_level(row["spec"]) for row in table["levels"])
+    except LadderError as exc:
+        raise fail(str(exc)) from None
+    return Ladder(name, table["game"], size, rule, specs, tuple(parameters.items()), user_dir())
 
 
 def load_table(ladder: Ladder) -> dict[str, Any]:
-    """The published table of ``ladder`` (package data); raises if it has not been built."""
+    """The published table of ``ladder`` (package data, or the folder of a built ladder); raises if it has not
+    been built."""
     # read_table refuses a corrupt table with a TableError naming the file.
     try:
         table = read_table(ladder.table_path)
     except FileNotFoundError:
-        raise LadderError(
-            f"ladder {ladder.name!r} has no ratings yet; build them: python -m boardgame_envs.ladder.build {ladder.name}"
-        ) from None
+        how = (f"python -m boardgame_envs.ladder.build {ladder.name}" if ladder.folder is None
+               else f"boardgame-envs ladder build {ladder.game}")  # fmt: skip
+        raise LadderError(f"ladder {ladder.name!r} has no ratings yet; build them: {how}") from None
     rated = [lv["spec"] for lv in table["levels"]]
     unrated = ladder.specs[len(rated) :]
     if rated != list(ladder.specs[: len(rated)]) or any(engine_of(spec) is None for spec in unrated):
@@ -228,11 +341,12 @@ def levels(game: str, rule: str | None = None, board_size: int | None = None) ->
 
 
 def level_spec(target: str) -> str:
-    """The spec of level ``"LADDER/N"`` (``"renju/5"``)."""
+    """The spec of level ``"LADDER/N"`` (``"renju/5"``, or a built ladder's: ``"dots_and_boxes/3"``)."""
     name, slash, index = target.partition("/")
-    if name not in LADDERS:
-        raise LadderError(f"unknown ladder {name!r} in level {target!r}; ladders: {', '.join(LADDERS)}")
-    specs = LADDERS[name].specs
+    ladder = find_ladder(name)
+    if ladder is None:
+        raise LadderError(f"unknown ladder {name!r} in level {target!r}; ladders: {', '.join(ladder_names())}")
+    specs = ladder.specs
     if not slash or not index.isdigit() or int(index) >= len(specs):
         raise LadderError(f"ladder {name!r} has levels {name}/0 .. {name}/{len(specs) - 1}, not {target!r}")
     return specs[int(index)]

@@ -324,9 +324,9 @@ def playable_levels(table: list[Level], opening_rule: str | None = None) -> tupl
 
 
 def _rule_of(level: Level) -> str:
-    from boardgame_envs.ladder.ladders import LADDERS
+    from boardgame_envs.ladder.ladders import find_ladder
 
-    return LADDERS[level.name.partition("/")[0]].rule or "freestyle"
+    return find_ladder(level.name.partition("/")[0]).rule or "freestyle"
 
 
 def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:

@@ -32,7 +32,8 @@ def write_table(
     command: str, machine: str, games_needed: Callable[[int, float, float], int],
     engines: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """Write ``data/LADDER.json``: every level's Elo and interval, every adjacent difference's, how it was made."""
+    """Write ``LADDER.json`` (package data, or a built ladder's folder): every level's Elo and interval, every
+    adjacent difference's, how it was made."""
     specs = set(ladder.specs)
     played = [r for r in log if r.a in specs and r.b in specs]
     games_of = {s: sum(1 for r in played if s in (r.a, r.b)) for s in ladder.specs}
@@ -55,6 +56,8 @@ def write_table(
         "updated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "levels": rows, "adjacent": adjacent,
     }  # fmt: skip
+    if ladder.parameters:
+        table["parameters"] = dict(ladder.parameters)  # a built ladder's game's parameters (ladders.built_ladder)
     table["forfeits"] = sum(1 for r in played if r.fault)  # games lost by a fault (an engine's crash, timeout, ...)
     kinds: dict[str, int] = {}
     for r in played:

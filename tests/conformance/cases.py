@@ -31,6 +31,7 @@ from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.envs.single_agent import register_gymnasium_envs
 from boardgame_envs.envs.wrappers import safety_wrap
 from boardgame_envs.games.catalog import ENVS, GAMES, GameInfo, register_env
+from boardgame_envs.games.parameters import Parameter
 from boardgame_envs.games.opening_rules import RULE_NAMES
 from games.dots_and_boxes import DotsAndBoxesGame
 from games.misere_game import AvoidThreeGame
@@ -48,8 +49,9 @@ PASS_ENTRY = GameInfo(
     name="place_or_pass", summary="tic-tac-toe with a pass (a test game)", factory="games.pass_game:PassGame",
 )  # fmt: skip
 DOTS_ENTRY = GameInfo(
-    name="dots_and_boxes", summary="2x2 dots and boxes: lines as actions, extra turns (a test game)",
+    name="dots_and_boxes", summary="dots and boxes (2x2 boxes): lines as actions, extra turns (a test game)",
     factory="games.dots_and_boxes:DotsAndBoxesGame",
+    parameters={"rows": Parameter(2, (1, 2, 3)), "columns": Parameter(2, (1, 2, 3))},
 )  # fmt: skip
 
 
@@ -80,12 +82,12 @@ def _env_module(test: TemporaryGame = TEST_ENTRIES[TEST_ENTRY.name]) -> types.Mo
     class raw_env(GameAECEnv):  # noqa: N801 (PettingZoo's module convention)
         metadata = {**GameAECEnv.metadata, "name": test.module.rpartition(".")[2]}
 
-        def __init__(self, render_mode: str | None = None) -> None:
-            EzPickle.__init__(self, render_mode=render_mode)
-            super().__init__(test.game_class(), ("player_0", "player_1"), render_mode)
+        def __init__(self, render_mode: str | None = None, **parameters: Any) -> None:  # the entry's parameters
+            EzPickle.__init__(self, render_mode=render_mode, **parameters)
+            super().__init__(test.entry.game(**parameters), ("player_0", "player_1"), render_mode)
 
-    def env(render_mode: str | None = None) -> Any:
-        return safety_wrap(raw_env(render_mode=render_mode))
+    def env(render_mode: str | None = None, **parameters: Any) -> Any:
+        return safety_wrap(raw_env(render_mode=render_mode, **parameters))
 
     raw_env.__module__ = env.__module__ = module.__name__  # so that pickle finds them
     raw_env.__qualname__ = "raw_env"
