@@ -7,12 +7,15 @@
 The batched counterpart of :mod:`boardgame_envs.envs.single_agent`, with the same
 arguments (``game``, ``board_size``, ``win_length``, ``rule``, ``opponent``,
 ``seat``, ``illegal_action``, ``channels_first``, ``flatten``) and the same
-observations, rewards and masks game by game; plus ``parallel`` (numba threads).
-Between steps every game is at the learner's turn.
+observations, rewards and masks game by game, for every game of the catalog;
+plus ``parallel`` (numba threads). Between steps every game is at the learner's
+turn: the opponent replies until it is (more than once where a player may move
+twice running).
 
 * ``opponent``: ``"random"`` and ``"greedy"`` / ``"greedy:epsilon=E"`` (the
   registry's one-ply player: win, else block, else extend lines) run batched in
-  numba; a callable ``(observations, action_masks) -> actions`` is
+  numba (greedy on m,n,k and connect four; on another game the registry's player
+  game by game); a callable ``(observations, action_masks) -> actions`` is
   called once a step with the waiting games (a frozen network: self-play);
   any other policy spec or policy object plays game by game (much slower: the
   policy's time times the number of games). See :mod:`boardgame_envs.vector.opponents`.

@@ -1,6 +1,6 @@
-"""The numba kernels of the batched engine: every loop over games runs here.
+"""The m,n,k family's numba kernels of the batched engine: every loop over its games runs here.
 
-A batch is a few arrays with one row per game (see :class:`~boardgame_envs.vector.engine.VectorGames`):
+A batch is a few arrays with one row per game (see :class:`~boardgame_envs.vector.mnk_batch.MNKBatch`):
 ``boards`` ``(B, n*n)`` int8 (0 empty, 1 black, 2 white), ``to_move`` ``(B,)`` int8 colours,
 ``num_moves`` and ``last_move`` ``(B,)``, ``forbidden`` ``(B, n*n)`` black's forbidden points
 (renju; all False otherwise) with ``renju_info`` their bookkeeping (a ``renju_mask`` info

@@ -200,3 +200,35 @@ def test_batched_greedy_is_the_registry_greedy():
         single = {make_policy("greedy", seed=s).act(vec.game_state(g)) for s in range(30)}
         assert batched[g] == single, f"game {g}"
     assert greedy_picks(vec, seeds=60, epsilon=1.0)[0] == set(np.flatnonzero(vec.legal_action_mask[0]).tolist())
+
+
+def test_a_pool_plays_connect_four_batched(tmp_path):
+    """A PPO run's pool on connect four: greedy levels in numba, a ladder level game by game, a snapshot batched."""
+    from boardgame_envs.selfplay import OpponentPool
+    from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
+    from boardgame_envs.vector.opponents import BatchedCallable, PerGamePolicy
+
+    calls = []
+
+    def snapshot(observations, masks):  # a frozen network's batched callable: the leftmost legal column
+        calls.append(len(observations))
+        assert observations.shape[1:] == (2, 6, 7) and masks.shape[1:] == (7,)
+        return masks.argmax(axis=1)
+
+    (tmp_path / "net.pt").write_bytes(b"weights")
+    pool = OpponentPool(["greedy:epsilon=0.5", "greedy", "level:connect_four/1"], seed=0,
+                        snapshot_loader=lambda path: snapshot)  # fmt: skip
+    pool.add_snapshot(tmp_path / "net.pt", name="snapshot")
+    envs = SingleAgentVectorEnv(16, game="connect_four", opponent=pool, seat="random", channels_first=True)
+    envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    finished = set()
+    for _ in range(40):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in envs.action_masks()])
+        _, _, _, _, info = envs.step(actions)
+        if "final_opponent" in info:
+            finished |= set(info["final_opponent"][info["_final_opponent"]])
+    assert finished == {"snapshot", "greedy", "greedy:epsilon=0.5", "level:connect_four/1"} and calls
+    built = {name: b for name, (_, b) in envs._pooled.items()}
+    assert isinstance(built["greedy"], GreedyOpponent) and isinstance(built["greedy:epsilon=0.5"], GreedyOpponent)
+    assert isinstance(built["snapshot"], BatchedCallable) and isinstance(built["level:connect_four/1"], PerGamePolicy)
