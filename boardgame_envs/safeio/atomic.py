@@ -10,9 +10,11 @@ anything: it claims the first free name, so writers in several processes never w
 from __future__ import annotations
 
 import errno as errno_codes
+import io
 import itertools
 import os
 import tempfile
+from io import FileIO
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -29,21 +31,57 @@ def atomic_write(path: str | os.PathLike, write: Callable[[IO[bytes]], Any]) -> 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    _plain_mode(fd)
+    f = _Recording(FileIO(fd, "wb"))
     try:
-        with os.fdopen(fd, "wb") as f:
+        with f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
-        if exc.errno in DISK_FULL:
-            raise DiskFullError(path, exc.errno) from None
-        raise
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        # A writer may turn the OSError of a full disk into its own error (torch.save: "unexpected pos 704 vs
+        # 598"); the file saw the OSError all the same.
+        code = exc.errno if isinstance(exc, OSError) else getattr(f.error, "errno", None)
+        if code in DISK_FULL:
+            raise DiskFullError(path, code) from None
         raise
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_MODE = 0o666 & ~_umask()  # what open() gives a new file; mkstemp's files are the owner's alone (0o600)
+
+
+def _plain_mode(fd: int) -> None:
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, _MODE)
+
+
+class _Recording(io.BufferedWriter):
+    """A binary file that keeps the first OSError its writes met (``error``), whatever the caller made of it."""
+
+    error: OSError | None = None
+
+    def write(self, data: Any) -> int:
+        try:
+            return super().write(data)
+        except OSError as exc:
+            self.error = self.error or exc
+            raise
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError as exc:
+            self.error = self.error or exc
+            raise
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
@@ -74,6 +112,7 @@ def atomic_write_new(path: str | os.PathLike, data: bytes) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    _plain_mode(fd)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

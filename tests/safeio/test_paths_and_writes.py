@@ -103,3 +103,38 @@ def test_atomic_write_new_on_a_full_disk_names_the_disk_and_leaves_nothing(tmp_p
     with pytest.raises(DiskFullError, match="no room on the disk at"):
         safeio.atomic_write_new(tmp_path / "g.sgf", b"x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_under_torch_save_is_named_though_torch_reports_its_own_error(tmp_path, monkeypatch):
+    """On a disk that fills up mid-file, torch.save turns the write's OSError into its own RuntimeError
+    ("unexpected pos 704 vs 598", seen on a 64 KB tmpfs); the file saw the OSError, and that is what counts."""
+    import io
+    import os
+
+    from boardgame_envs.safeio import atomic as atomic_module
+
+    class FillsUp(io.FileIO):  # the disk takes 1,000 bytes, then has no room
+        def write(self, data):
+            if self.tell() + len(data) > 1000:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return super().write(data)
+
+    monkeypatch.setattr(atomic_module, "FileIO", FillsUp)
+    with pytest.raises(RuntimeError, match="unexpected pos"):  # what torch.save says on such a disk
+        torch.save({"w": torch.zeros(100_000)}, FillsUp(tmp_path / "plain.pt", "wb"))
+    (tmp_path / "plain.pt").unlink()
+    with pytest.raises(DiskFullError, match="state.pt: no room on the disk at"):
+        safeio.atomic_save_tensors({"w": torch.zeros(100_000)}, tmp_path / "state.pt")
+    with pytest.raises(DiskFullError, match="curve.csv: no room"):
+        safeio.atomic_write_text(tmp_path / "curve.csv", "x" * 100_000)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_written_files_get_the_mode_open_gives_a_new_file(tmp_path):
+    import os
+    import stat
+
+    (tmp_path / "plain.txt").write_text("x")
+    expected = stat.S_IMODE(os.stat(tmp_path / "plain.txt").st_mode)
+    assert stat.S_IMODE(os.stat(safeio.atomic_write_text(tmp_path / "a.txt", "x")).st_mode) == expected
+    assert stat.S_IMODE(os.stat(safeio.atomic_write_new(tmp_path / "g.sgf", b"x")).st_mode) == expected
