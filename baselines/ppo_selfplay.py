@@ -75,6 +75,7 @@ FORMAT = 2  # of the run folder: 1, unstamped (the same files, read the same way
 GAMES = {  # ladder name -> the Gymnasium id and arguments of the batched env
     "gomoku9": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}),
     "renju": ("boardgame_envs/Renju-v0", {}),
+    "connect_four": ("boardgame_envs/ConnectFour-v0", {}),  # an action is a column: the network's columns head
 }
 
 
@@ -83,7 +84,7 @@ class Config:
     """Every knob of a run; the defaults are the recipe."""
 
     game: str = "gomoku9"
-    """Ladder (and game) to train and rate on: ``gomoku9`` (9x9 freestyle) or ``renju`` (15x15)."""
+    """Ladder (and game) to train and rate on: ``gomoku9`` (9x9 freestyle), ``renju`` (15x15) or ``connect_four``."""
     seed: int = 0
     """Seeds the network, the pool's draws, the games and the action sampling."""
     cpu_hours: float = 2.0
@@ -116,6 +117,9 @@ class Config:
     """Convolution channels of the network."""
     layers: int = 5
     """3x3 convolution layers (the receptive field is ``2 * layers + 1`` points: 5 rows of five need 4)."""
+    blocks: int = 0
+    """Residual blocks (two 3x3 convolutions and a skip each) after the plain layers; 0, the plain network
+    every run before this option trained (a run saved without the field resumes with 0)."""
     levels: tuple[str, ...] = ("random", "greedy:epsilon=0.75", "greedy:epsilon=0.5", "greedy:epsilon=0.25",
                                "greedy")  # fmt: skip
     """Built-in opponents in the pool (batched in numba), beside the learner's snapshots."""
@@ -174,6 +178,17 @@ class Counters:
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Counters:
         return cls(state["updates"], state["steps"], state["games"], RunClock.from_state(state))
+
+
+def new_net(cfg: Config) -> BoardNet:
+    """The run's network, shaped by its game's batched env: planes in, a logit per point or per column out."""
+    probe = gymnasium.make_vec(GAMES[cfg.game][0], num_envs=1, vectorization_mode="vector_entry_point",
+                               channels_first=True, **GAMES[cfg.game][1])  # fmt: skip
+    planes, rows, cols = probe.single_observation_space.shape
+    actions = int(probe.single_action_space.n)
+    probe.close()
+    head = {rows * cols: "cells", cols: "columns"}[actions]
+    return BoardNet(planes, cfg.channels, cfg.layers, cfg.blocks, head)
 
 
 def snapshot_loader(path: str) -> Sampler:
@@ -310,9 +325,7 @@ def train(cfg: Config, out: Path) -> Counters:
 def _train(cfg: Config, out: Path, older: bool) -> Counters:
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
-    planes = gymnasium.make_vec(GAMES[cfg.game][0], num_envs=1, vectorization_mode="vector_entry_point",
-                                channels_first=True, **GAMES[cfg.game][1]).single_observation_space.shape[0]  # fmt: skip
-    net = BoardNet(planes, cfg.channels, cfg.layers)
+    net = new_net(cfg)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     counters = Counters()
     if (out / "checkpoint.pt").exists():

@@ -11,7 +11,9 @@ its weights fixes the board size. That is why the file says which game it learne
 (:func:`save_net` with ``game``): the policy refuses any other game, where the weights
 would load and play on without complaint.
 
-A file is ``{"shape": (planes, channels, layers), "weights": state_dict, "game": ...}``,
+A file is ``{"shape": (planes, channels, layers), "weights": state_dict, "game": ...}``, plus
+``"blocks"`` (residual blocks) and ``"head"`` (``"columns"`` for connect four) where they are not the
+plain network's 0 and ``"cells"``,
 read through the loading layer (``torch.load(weights_only=True)``, tensors checked against
 their storage: no code runs, no memory past the file's), its shape capped and checked against
 the stored tensors before the network is built; ``game`` is absent in the training run's own snapshots.
@@ -33,34 +35,69 @@ from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_te
 from boardgame_envs.selfplay.sb3_policy import encode, set_spec_threads
 
 
-class BoardNet(nn.Module):
-    """3x3 convolutions that keep the board size (CHW planes in), a logit per point, a value in [-1, 1]."""
+class Residual(nn.Module):
+    """Two 3x3 convolutions with a skip: ``relu(x + conv(relu(conv(x))))``, the board and channels kept."""
 
-    def __init__(self, planes: int, channels: int, layers: int) -> None:
+    def __init__(self, channels: int) -> None:
         super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x + self.conv2(torch.relu(self.conv1(x))))
+
+
+#: The policy heads: ``cells``, one logit per point (an action is a point: m,n,k games); ``columns``, the
+#: per-point logits reduced over each column by log-sum-exp (an action is a column: connect four).
+HEADS = ("cells", "columns")
+
+
+class BoardNet(nn.Module):
+    """3x3 convolutions that keep the board size (CHW planes in), a logit per action, a value in [-1, 1].
+
+    ``layers`` plain convolutions, then ``blocks`` :class:`Residual` blocks; ``head`` (:data:`HEADS`) maps
+    the per-point logits to actions: one per point, or one per column.
+    """
+
+    def __init__(self, planes: int, channels: int, layers: int, blocks: int = 0, head: str = "cells") -> None:
+        super().__init__()
+        if head not in HEADS:
+            raise ValueError(f"head must be one of {', '.join(HEADS)}, got {head!r}")
         body: list[nn.Module] = []
         for i in range(layers):
             body += [nn.Conv2d(planes if i == 0 else channels, channels, 3, padding=1), nn.ReLU()]
+        body += [Residual(channels) for _ in range(blocks)]  # after the plain layers: older files keep their keys
         self.body = nn.Sequential(*body)
         self.policy = nn.Conv2d(channels, 1, 1)
         self.value = nn.Sequential(nn.Linear(2 * channels, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())
+        self._shape, self.blocks, self.head = (planes, channels, layers), blocks, head
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits ``(B, N*N)`` (illegal points at -1e9) and values ``(B,)`` of uint8 planes ``(B, C, N, N)``."""
+        """Masked logits ``(B, actions)`` (illegal ones at -1e9) and values ``(B,)`` of uint8 planes ``(B, C, H, W)``:
+        ``actions`` is ``H*W`` for the ``cells`` head, ``W`` for ``columns``."""
         h = self.body(obs.float())
-        logits = self.policy(h).flatten(1).masked_fill(~mask, -1e9)
+        points = self.policy(h).squeeze(1)  # (B, H, W)
+        logits = points.flatten(1) if self.head == "cells" else points.logsumexp(1)
+        logits = logits.masked_fill(~mask, -1e9)
         pooled = torch.cat([h.mean((2, 3)), h.amax((2, 3))], 1)  # the board as a whole, whatever its size
         return logits, self.value(pooled).squeeze(1)
 
     @property
     def shape(self) -> tuple[int, int, int]:
-        """``(planes, channels, layers)``: the constructor's arguments."""
-        return self.body[0].in_channels, self.body[0].out_channels, len(self.body) // 2
+        """``(planes, channels, layers)``: the constructor's first arguments (``blocks`` and ``head`` apart)."""
+        return self._shape
+
+    @property
+    def arch(self) -> dict[str, Any]:
+        """The constructor's other arguments, ``{"blocks": ..., "head": ...}``."""
+        return {"blocks": self.blocks, "head": self.head}
 
 
 def save_net(net: BoardNet, path: str | os.PathLike, game: Any = None) -> None:
     """Write ``net`` (its shape and weights, and ``game`` if given: the game it learned) to ``path``, atomically."""
     data: dict[str, Any] = {"shape": net.shape, "weights": net.state_dict()}
+    if net.arch != {"blocks": 0, "head": "cells"}:  # a plain network's file is written as before this option
+        data.update(net.arch)
     if game is not None:
         from boardgame_envs.alphazero.checkpoint import game_to_dict
 
@@ -71,11 +108,13 @@ def save_net(net: BoardNet, path: str | os.PathLike, game: Any = None) -> None:
 #: The most parameters a BoardNet file may state: 25 million (100 MB in float32); the shipped ones have about 40 thousand.
 PARAMETERS_LIMIT = 25_000_000
 _SHAPE_LIMITS = (("planes", 64), ("channels", 1024), ("layers", 64))
+BLOCKS_LIMIT = 64
 
 
-def parameter_count(planes: int, channels: int, layers: int) -> int:
-    """The parameters of ``BoardNet(planes, channels, layers)``, from the numbers alone."""
-    body = (planes * 9 + 1) * channels + (layers - 1) * (channels * 9 + 1) * channels
+def parameter_count(planes: int, channels: int, layers: int, blocks: int = 0) -> int:
+    """The parameters of ``BoardNet(planes, channels, layers, blocks)``, from the numbers alone (any head)."""
+    conv = (channels * 9 + 1) * channels
+    body = (planes * 9 + 1) * channels + (layers - 1) * conv + 2 * blocks * conv
     return body + (channels + 1) + (2 * channels * 64 + 64) + (64 + 1)
 
 
@@ -99,12 +138,17 @@ def load_net(path: str | os.PathLike) -> tuple[BoardNet, Any]:
     for (name, most), value in zip(_SHAPE_LIMITS, shape):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
             raise FileRefusedError(path, f"its stated shape has {name}={repr(value)[:30]}, expected 1..{most}")
-    count = parameter_count(*shape)
+    blocks, head = data.get("blocks", 0), data.get("head", "cells")  # absent in a plain network's file
+    if isinstance(blocks, bool) or not isinstance(blocks, int) or not 0 <= blocks <= BLOCKS_LIMIT:
+        raise FileRefusedError(path, f"its stated blocks={repr(blocks)[:30]}, expected 0..{BLOCKS_LIMIT}")
+    if head not in HEADS:
+        raise FileRefusedError(path, f"its stated head={repr(head)[:30]}, expected one of {', '.join(HEADS)}")
+    count = parameter_count(*shape, blocks)
     if count > PARAMETERS_LIMIT:
-        raise FileRefusedError(path, f"its stated shape {tuple(shape)} is a network of {count:,} parameters, over "
-                                     f"the limit of {PARAMETERS_LIMIT:,}")  # fmt: skip
+        raise FileRefusedError(path, f"its stated shape {tuple(shape)} with {blocks} blocks is a network of {count:,} "
+                                     f"parameters, over the limit of {PARAMETERS_LIMIT:,}")  # fmt: skip
     with torch.device("meta"):  # shapes without memory
-        expected = BoardNet(*shape).state_dict()
+        expected = BoardNet(*shape, blocks, head).state_dict()
     misfit = state_dict_misfit(expected, data["weights"])
     if misfit:
         raise FileRefusedError(path, f"its weights do not fit the shape it states: {misfit}")
@@ -116,7 +160,7 @@ def load_net(path: str | os.PathLike) -> tuple[BoardNet, Any]:
             game = game_from_dict(data["game"])
         except (ValueError, TypeError):
             raise FileRefusedError(path, f"it names no game this package knows: {repr(data['game'])[:80]}") from None
-    net = BoardNet(*shape)
+    net = BoardNet(*shape, blocks, head)
     net.load_state_dict(data["weights"])
     return net.eval(), game
 

@@ -72,9 +72,9 @@ def test_a_resume_with_another_recipe_is_refused_in_one_line(script, tmp_path, c
 
 def test_an_unknown_game_is_refused(script, tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
-        script.main(["--out", str(tmp_path / "x"), "--game", "connect_four"])
+        script.main(["--out", str(tmp_path / "x"), "--game", "tictactoe"])
     assert exc.value.code == 2
-    assert "--game must be one of gomoku9, renju" in capsys.readouterr().err
+    assert "--game must be one of gomoku9, renju, connect_four" in capsys.readouterr().err
 
 
 def test_a_rating_made_after_the_last_checkpoint_is_dropped_on_resume(script, tmp_path):
@@ -84,6 +84,39 @@ def test_a_rating_made_after_the_last_checkpoint_is_dropped_on_resume(script, tm
     curve.write_text("cpu_hours,steps,updates,elo,low,high,games,rate_cpu_s,rate_share\n0.01,64,2,5,1,9,4,1,0.1\n")
     assert script.main(["--out", str(out), "--max-updates", "4", "--rate-games", "0", *TINY]) == 0
     assert curve.read_text() == "cpu_hours,steps,updates,elo,low,high,games,rate_cpu_s,rate_share\n"
+
+
+def test_connect_four_trains_a_residual_columns_net_checkpoints_and_resumes(script, tmp_path):
+    c4 = ["--game", "connect_four", "--blocks", "1", "--rate-games", "0", *TINY]
+    assert script.main(["--out", str(tmp_path / "whole"), "--max-updates", "4", *c4]) == 0
+    cut = tmp_path / "cut"
+    assert script.main(["--out", str(cut), "--max-updates", "2", *c4]) == 0
+    assert load_tensors(cut / "checkpoint.pt")["counters"]["updates"] == 2
+    assert script.main(["--out", str(cut), "--max-updates", "4", *c4]) == 0
+    whole, resumed = weights(tmp_path / "whole" / "final.pt"), weights(cut / "final.pt")
+    assert all(torch.equal(whole[k], resumed[k]) for k in whole)
+    assert json.loads((cut / "config.json").read_text())["blocks"] == 1
+    from boardgame_envs.policies.registry import make_policy
+    from boardgame_envs.games.connect_four import ConnectFourGame
+
+    policy = make_policy(f"boardnet:{cut / 'final.pt'}")  # plays on its game: a logit per column
+    assert policy.net.arch == {"blocks": 1, "head": "columns"} and policy.game == ConnectFourGame()
+    state = ConnectFourGame().new_state()
+    for _ in range(6):
+        state.play(3)  # the middle column full
+    assert policy.distribution(state).shape == (7,) and policy.act(state) != 3
+
+
+def test_a_run_saved_before_the_blocks_option_resumes_with_the_plain_network(script, made, tmp_path):
+    import shutil
+
+    run = Path(shutil.copytree(made, tmp_path / "old"))
+    config = json.loads((run / "config.json").read_text())
+    del config["blocks"]
+    (run / "config.json").write_text(json.dumps(config))
+    assert script.main(["--out", str(run), "--max-updates", "3", "--rate-games", "0"]) == 0
+    assert json.loads((run / "config.json").read_text())["blocks"] == 0
+    assert set(load_tensors(run / "final.pt")) == {"shape", "weights", "game"}  # no blocks, no head: as before
 
 
 # ---------------------------------------------------------------- the run folder: stamp, lock, hostile files
