@@ -20,7 +20,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from boardgame_envs.safeio import FileRefusedError, atomic_write_text, read_text
+from boardgame_envs.safeio import DiskFullError, FileRefusedError, atomic_write_text, read_text
+from boardgame_envs.safeio.errors import DISK_FULL
 
 METRICS = "metrics.jsonl"
 SUMMARY = "summary.png"
@@ -28,9 +29,16 @@ LOSSES = ("loss", "policy_loss", "value_loss")
 
 
 def append_metrics(out: Path, row: dict[str, float]) -> None:
+    """Append ``row`` to ``out/metrics.jsonl``; a full disk is :class:`~boardgame_envs.safeio.DiskFullError`
+    (a line it cut short is dropped by the next :func:`sync_metrics`)."""
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / METRICS, "a", encoding="utf-8") as f:
-        f.write(json.dumps(row) + "\n")
+    try:
+        with open(out / METRICS, "a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+    except OSError as exc:
+        if exc.errno in DISK_FULL:
+            raise DiskFullError(out / METRICS, exc.errno) from None
+        raise
 
 
 def read_metrics(out: str | Path) -> list[dict[str, float]]:

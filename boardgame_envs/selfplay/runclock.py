@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from boardgame_envs.ladder.rating import Rating, rate
-from boardgame_envs.safeio import FileRefusedError, atomic_write_text, read_text
+from boardgame_envs.safeio import DiskFullError, FileRefusedError, atomic_write_text, read_text
+from boardgame_envs.safeio.errors import DISK_FULL
 
 
 @dataclass
@@ -143,11 +144,16 @@ class RunClock:
                "rate_share": round(self.rate_cpu_s / max(self.cpu_s, 1e-9), 3)}  # fmt: skip
         path = Path(csv_path)
         new = not path.exists() or path.stat().st_size == 0  # (an emptied curve gets its header again)
-        with path.open("a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(row))
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
+        try:
+            with path.open("a", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=list(row))
+                if new:
+                    writer.writeheader()
+                writer.writerow(row)
+        except OSError as exc:  # a row cut short by a full disk is dropped by the next sync_curve
+            if exc.errno in DISK_FULL:
+                raise DiskFullError(path, exc.errno) from None
+            raise
         where = ", ".join(f"{v} {k}" for k, v in columns.items())
         print(f"rating at {self.hours:.3f} CPU-h, {where}: {rating.describe()} ({rating.games} games, "
               f"{cost:.0f} CPU-s)", flush=True)  # fmt: skip

@@ -10,7 +10,7 @@ import pytest
 from boardgame_envs import tictactoe_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer
 from boardgame_envs.alphazero import trainer as trainer_module
-from boardgame_envs.alphazero.summary import METRICS, SUMMARY, plot_summary, read_metrics, sync_metrics
+from boardgame_envs.alphazero.summary import METRICS, SUMMARY, append_metrics, plot_summary, read_metrics, sync_metrics
 from boardgame_envs.safeio import DiskFullError, FileRefusedError
 
 TINY = dict(parallel_games=8, games_per_iteration=8, simulations=4, train_steps=2, batch_size=16,
@@ -111,3 +111,10 @@ def test_a_full_disk_while_rewriting_leaves_the_log_as_it_was(tmp_path, monkeypa
     with pytest.raises(DiskFullError, match="no room on the disk at"):
         sync_metrics(tmp_path, 1)
     assert (tmp_path / METRICS).read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [METRICS]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_while_logging_names_the_disk(tmp_path):
+    os.symlink("/dev/full", tmp_path / METRICS)
+    with pytest.raises(DiskFullError, match="metrics.jsonl: no room on the disk at"):
+        append_metrics(tmp_path, {"iteration": 1.0})

@@ -148,3 +148,9 @@ def test_the_curve_is_rewritten_whole_a_full_disk_leaves_it_as_it_was(tmp_path, 
     with pytest.raises(DiskFullError, match="no room on the disk at"):
         RunClock(ratings=1).sync_curve(path)
     assert path.read_text() == text and [p.name for p in tmp_path.iterdir()] == ["curve.csv"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_while_appending_a_row_names_the_disk(capsys):
+    with pytest.raises(DiskFullError, match="/dev/full: no room on the disk at"):
+        RunClock().rate("random", "tictactoe", games=2, seed=0, csv_path="/dev/full", columns={"steps": 0})
