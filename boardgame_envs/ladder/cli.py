@@ -103,14 +103,18 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     """Build (or go on building) a ladder for any catalog game; see the module docstring."""
-    from boardgame_envs.ladder.build import build, plan_round
-    from boardgame_envs.ladder.games import read_log
+    from boardgame_envs.ladder.build import build, plan_round, rate_linked
+    from boardgame_envs.ladder.games import missing, read_log
     from boardgame_envs.ladder.report import format_table
 
     ladder = build_target(args)
     log = read_log(ladder.log_path)
-    round_games = sum(total for _, _, total in plan_round(ladder, log, None, args.games_per_pair, args.target))
-    print(cost_statement(ladder, round_games, args.jobs), file=sys.stderr)
+    plan = plan_round(ladder, log, rate_linked(ladder, log), args.games_per_pair, args.target)
+    round_games = sum(len(missing(log, a, b, total)) for a, b, total in plan)
+    if round_games:
+        print(cost_statement(ladder, round_games, args.jobs), file=sys.stderr)
+    else:
+        print(f"ladder {ladder.name}: every step is within ±{args.target:g} Elo already; nothing to play", file=sys.stderr)
     command = f"boardgame-envs ladder build {' '.join(build_argv(args))}"
     try:
         build(ladder, args.jobs, args.games_per_pair, args.target, args.minutes, args.rounds, command=command,

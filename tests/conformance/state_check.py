@@ -1,6 +1,6 @@
 """The whole of a state, field by field, so that the kit can say a state was left alone or a clone is its own.
 
-A state's fields are its position (docs/games.md, "Equality of positions"):
+A state's fields are its position (docs/games.md, "What a game author must know": clones share nothing):
 :func:`snapshot` reads every field of its ``__dict__`` and ``__slots__`` (a
 private one too), deeply: numpy arrays by dtype, shape and bytes, lists, tuples,
 dicts and sets by their items, a state held inside a state (an opening rule's

@@ -65,6 +65,18 @@ def test_a_game_with_parameters_gets_a_ladder_of_its_size(folder, capsys):
     assert rate("random", "dots_and_boxes-rows1-columns2", games=2, progress=False).games == 2
 
 
+def test_an_mnk_size_without_a_shipped_ladder_gets_one_found_by_its_size(folder, capsys):
+    assert cli_main(["ladder", "build", "gomoku", "--board-size", "5", "--rule", "freestyle", *TINY[:4],
+                     "--games-per-pair", "2", "--rounds", "1"]) == 0  # fmt: skip
+    ladder = ladder_for("gomoku", "freestyle", 5)
+    assert ladder.name == "gomoku5-freestyle" and ladder.params == {"board_size": 5, "win_length": 5, "rule": "freestyle"}
+    assert rate("random", "gomoku", rule="freestyle", board_size=5, games=2, progress=False).ladder == ladder.name
+    capsys.readouterr()
+    assert cli_main(["ladder", "build", "gomoku", "--board-size", "5", "--rule", "freestyle", *TINY[:4],
+                     "--games-per-pair", "2", "--rounds", "1", "--target", "100000"]) == 0  # fmt: skip
+    assert "every step is within ±100000 Elo already; nothing to play" in capsys.readouterr().err
+
+
 def test_the_default_levels_are_built_in_searches_from_random_up():
     assert GENERIC_LEVELS[0] == "random" and len(GENERIC_LEVELS) == len(set(GENERIC_LEVELS)) >= 6
     for spec in GENERIC_LEVELS:
