@@ -9,6 +9,8 @@ backends of the games that have them, and dots and boxes (extra turns, a margin 
 
 from __future__ import annotations
 
+import contextlib
+
 import gymnasium
 import numpy as np
 import pytest
@@ -151,7 +153,7 @@ def test_gym_view_agrees_with_the_single_agent_view(game, seat, monkeypatch):
     """Game by game, the vector view gives the single-agent view's steps (the opponent replies until the
     learner is to move again: dots and boxes has extra turns)."""
     monkeypatch.setitem(cases.TEST_ENTRIES, DOTS.entry.name, DOTS)
-    with cases.in_catalog(game) if game != "connect_four" else cases.contextlib.nullcontext():
+    with cases.in_catalog(game) if game != "connect_four" else contextlib.nullcontext():
         num_envs = 4
         envs = SingleAgentVectorEnv(num_envs, game=game, opponent=batched_reply, seat=seat)
         singles = [SingleAgentEnv(game=game, opponent=deterministic_reply, seat=seat) for _ in range(num_envs)]
