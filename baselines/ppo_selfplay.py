@@ -6,7 +6,8 @@ against an :class:`~boardgame_envs.selfplay.OpponentPool`: the ladder's bottom
 levels (``random`` and ``greedy:epsilon=E``, batched in numba) and the learner's
 own frozen snapshots (each a batched callable: one forward pass for all the
 games waiting for it), one member drawn per game, uniformly. A masked-action CNN (3x3 convolutions that
-keep the board, a 1x1 policy head with one logit per point) is trained by
+keep the board, ``--blocks N`` residual blocks after them, a 1x1 policy head with one logit per
+point, reduced to one per column where an action is a column: connect four) is trained by
 clipped PPO with GAE.
 
 Resume is exact: every ``checkpoint_every`` updates a snapshot of the learner
@@ -26,6 +27,8 @@ and the interval between ratings stretches to keep them under ``rate_share``.
 
     python baselines/ppo_selfplay.py --game gomoku9 --cpu-hours 2 --out runs/ppo-gomoku9-s0
     python baselines/ppo_selfplay.py --game renju --cpu-hours 4 --out runs/ppo-renju-s0
+    python baselines/ppo_selfplay.py --game connect_four --cpu-hours 2 --layers 1 --blocks 3 --rate-games 100 \
+        --out runs/ppo-c4-s0
 
 Run it again with the same ``--out`` to resume (a larger ``--cpu-hours`` extends it).
 
