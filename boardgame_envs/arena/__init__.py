@@ -9,7 +9,9 @@
 - :mod:`~boardgame_envs.arena.backends`: where games run (this process, worker
   processes, Ray), in task order; a worker that dies is an error, not a hang.
 - :mod:`~boardgame_envs.arena.sprt`: the sequential test.
-- :mod:`~boardgame_envs.arena.records`: game records, read and written as SGF.
+- :mod:`~boardgame_envs.arena.records`: game records as files (save, save_new, load); the record
+  itself in :mod:`~boardgame_envs.arena.game_record`, its formats in :mod:`~boardgame_envs.arena.sgf`
+  (m,n,k games) and :mod:`~boardgame_envs.arena.move_list_records` (any other game).
 """
 
 from boardgame_envs.arena.matches import (

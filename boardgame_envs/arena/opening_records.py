@@ -18,7 +18,7 @@ action of the game, in order, one node each, and reads back into the same game
 player) each was follows from the actions. ``ON`` repeats the opening's actions
 in words (``swap2: h8 h9 j9 more h10 g9 white``) for viewers that show it.
 :func:`nodes_of` writes the nodes, :func:`actions_of` reads them back, checking
-every action against the rules (a :class:`~boardgame_envs.arena.records.RecordError`
+every action against the rules (a :class:`~boardgame_envs.arena.game_record.RecordError`
 names the first one the rules refuse).
 """
 
@@ -35,7 +35,7 @@ DECISION, OFFERED, MARKS = "OD", "OF", "MA"  # the node properties an opening ru
 
 
 class OpeningRecordError(ValueError):
-    """An opening-rule record the rules refuse; :mod:`~boardgame_envs.arena.records` turns it into a RecordError."""
+    """An opening-rule record the rules refuse; :mod:`~boardgame_envs.arena.sgf` turns it into a RecordError."""
 
 
 def opening_game(board_size: int, win_length: int, rule: str, opening_rule: str) -> OpeningRuleGame:

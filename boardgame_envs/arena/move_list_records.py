@@ -1,0 +1,74 @@
+"""Move-list records: a game SGF cannot hold (any catalog game other than m,n,k, such as connect four).
+
+:func:`to_move_list` writes a :class:`~boardgame_envs.arena.game_record.GameRecord`
+as ``key: value`` lines, ``game:`` first and the moves in the game's own notation
+last; :func:`from_move_list` reads them back into the same record (the round trip),
+replaying every move under the game's rules, and refuses anything else with a
+one-line :class:`~boardgame_envs.arena.game_record.RecordError`.
+"""
+
+from __future__ import annotations
+
+from boardgame_envs.arena.game_record import GameRecord, RecordError
+from boardgame_envs.games.lines import BLACK, WHITE
+
+__all__ = ["from_move_list", "to_move_list"]
+
+_MOVE_LIST_KEYS = ("game", "first", "second", "result", "reason", "fault", "opening", "opening moves", "moves")
+_WINNERS = {"1-0": BLACK, "0-1": WHITE, "1/2-1/2": 0}
+
+
+def to_move_list(record: GameRecord) -> str:
+    """A record of a game other than m,n,k as ``key: value`` lines (``game:`` first, ``moves:`` last)."""
+    if not record.game:
+        raise RecordError("an m,n,k game is written as SGF (to_sgf), not as a move list")
+    lines = {"game": record.game, "first": record.black, "second": record.white, "result": record.result,
+             "reason": record.reason, "fault": record.fault if record.forfeit else "", "opening": record.opening,
+             "opening moves": str(record.opening_moves) if record.opening_moves else "",
+             "moves": record.notation()}  # fmt: skip
+    for key in ("first", "second", "reason", "opening"):
+        if "\n" in lines[key] or "\r" in lines[key]:
+            lines[key] = " ".join(lines[key].split())  # one line a value: a name cannot start a key
+    return "".join(f"{key}: {value}\n" for key, value in lines.items() if value or key in ("first", "second", "moves"))
+
+
+def from_move_list(text: str) -> GameRecord:
+    """The record :func:`to_move_list` wrote; a RecordError in one line for anything else."""
+    values: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        key, colon, value = line.partition(":")
+        key = key.strip()
+        if not colon or key not in _MOVE_LIST_KEYS:
+            raise RecordError(f"line {number}: expected 'key: value' with a key among {', '.join(_MOVE_LIST_KEYS)}")
+        if key in values:
+            raise RecordError(f"line {number}: {key!r} given twice")
+        values[key] = value.strip()
+    for key in ("game", "result", "moves"):
+        if key not in values:
+            raise RecordError(f"a move-list record needs a {key!r} line")
+    from boardgame_envs.games.catalog import game_info
+
+    try:
+        game = game_info(values["game"]).game()
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    if values["result"] not in _WINNERS:
+        raise RecordError(f"result must be one of {', '.join(_WINNERS)}, got {values['result'][:20]!r}")
+    moves, state = [], game.new_state()
+    for i, name in enumerate(values["moves"].split(), start=1):
+        try:
+            action = game.parse_action(name)
+            state.play(action)
+        except ValueError as exc:
+            raise RecordError(f"move {i}: {exc}") from None
+        moves.append(action)
+    opening_moves = values.get("opening moves", "0")
+    if not opening_moves.isdigit() or int(opening_moves) > len(moves):
+        raise RecordError(f"opening moves must be a count of at most {len(moves)} moves, got {opening_moves[:20]!r}")
+    fault = values.get("fault", "")
+    return GameRecord(board_size=0, rule="", black=values.get("first", ""), white=values.get("second", ""),
+                      moves=moves, winner=_WINNERS[values["result"]], opening=values.get("opening", ""),
+                      opening_moves=int(opening_moves), forfeit=bool(fault), reason=values.get("reason", ""),
+                      fault=fault, game=game.name)  # fmt: skip
