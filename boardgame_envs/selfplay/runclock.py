@@ -30,6 +30,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -125,9 +126,10 @@ class RunClock:
         return self.last_rate_cpu_s < self.training_cpu_s
 
     def rate(self, policy: Any, ladder: str, games: int, seed: int, csv_path: str | os.PathLike,
-             columns: dict[str, Any]) -> Rating:  # fmt: skip
+             columns: dict[str, Any], say: Callable[[str], Any] | None = None) -> Rating:  # fmt: skip
         """Rate ``policy`` on ``ladder`` now (``games`` games from ``seed``), count its CPU, append a row to
-        ``csv_path`` (``cpu_hours``, then ``columns``, then the rating) and print a line; the rating."""
+        ``csv_path`` (``cpu_hours``, then ``columns``, then the rating) and print a line, or hand it to ``say``
+        (:meth:`~boardgame_envs.selfplay.progress.RunProgress.write` beside a progress bar); the rating."""
         self.tick()
         rating = rate(policy, ladder, games=games, seed=seed, progress=False, start=self.last_elo)
         cost = time.process_time() - self._mark
@@ -155,8 +157,11 @@ class RunClock:
                 raise DiskFullError(path, exc.errno) from None
             raise
         where = ", ".join(f"{v} {k}" for k, v in columns.items())
-        print(f"rating at {self.hours:.3f} CPU-h, {where}: {rating.describe()} ({rating.games} games, "
-              f"{cost:.0f} CPU-s)", flush=True)  # fmt: skip
+        line = f"rating at {self.hours:.3f} CPU-h, {where}: {rating.describe()} ({rating.games} games, {cost:.0f} CPU-s)"  # fmt: skip
+        if say is None:
+            print(line, flush=True)
+        else:
+            say(line)
         return rating
 
 
