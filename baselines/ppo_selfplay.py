@@ -69,6 +69,7 @@ from boardgame_envs.safeio import (
 )
 from boardgame_envs.selfplay import OpponentPool
 from boardgame_envs.selfplay.boardnet import BoardNet, BoardNetPolicy, load_net, save_net
+from boardgame_envs.selfplay.progress import RunProgress
 from boardgame_envs.selfplay.rundir import RunFolder, RunFolderError
 from boardgame_envs.selfplay.runclock import RunClock
 
@@ -248,10 +249,12 @@ def is_older_run(path: Path) -> bool:
     return (path / "checkpoint.pt").is_file() and (path / "config.json").is_file()
 
 
-def rate_now(cfg: Config, net: BoardNet, counters: Counters, out: Path) -> None:
-    """Rate the greedy policy on the ladder and append a row to curve.csv; its CPU is counted apart too."""
-    counters.clock.rate(BoardNetPolicy(net, name="ppo"), cfg.game, cfg.rate_games, counters.updates,
-                        out / "curve.csv", {"steps": counters.steps, "updates": counters.updates})  # fmt: skip
+def rate_now(cfg: Config, net: BoardNet, counters: Counters, out: Path, progress: RunProgress) -> None:
+    """Rate the greedy policy on the ladder, append a row to curve.csv, say it; its CPU is counted apart too."""
+    rating = counters.clock.rate(BoardNetPolicy(net, name="ppo"), cfg.game, cfg.rate_games, counters.updates,
+                                 out / "curve.csv", {"steps": counters.steps, "updates": counters.updates},
+                                 say=progress.write)  # fmt: skip
+    progress.rated(rating)
 
 
 def rollout(cfg: Config, env: Any, net: BoardNet, obs: torch.Tensor, mask: torch.Tensor) -> dict[str, Any]:
@@ -348,32 +351,35 @@ def _train(cfg: Config, out: Path, older: bool) -> Counters:
     def budget_left() -> bool:
         return clock.cpu_s < cfg.cpu_hours * 3600 and not (cfg.max_updates and counters.updates >= cfg.max_updates)
 
-    while budget_left():
-        if cfg.rate_games and clock.rating_due(cfg.rate_minutes * 60, cfg.rate_share):
-            rate_now(cfg, net, counters, out)
-        batch = rollout(cfg, env, net, obs, mask)
-        obs, mask = batch["next"]
-        stats = learn(cfg, net, opt, batch)
-        counters.updates += 1
-        counters.steps += cfg.num_envs * cfg.rollout
-        counters.games += batch["games"]
+    # On a terminal a bar (CPU-hours of the budget, steps, the last Elo); in a log, plain lines beside the run's.
+    with RunProgress(cfg.cpu_hours, clock.hours, counters.steps, desc=f"ppo_selfplay {cfg.game}") as progress:
+        while budget_left():
+            if cfg.rate_games and clock.rating_due(cfg.rate_minutes * 60, cfg.rate_share):
+                rate_now(cfg, net, counters, out, progress)
+            batch = rollout(cfg, env, net, obs, mask)
+            obs, mask = batch["next"]
+            stats = learn(cfg, net, opt, batch)
+            counters.updates += 1
+            counters.steps += cfg.num_envs * cfg.rollout
+            counters.games += batch["games"]
+            clock.tick()
+            progress.update(counters.steps, clock.hours)
+            if counters.updates % 10 == 0 or counters.updates == 1:
+                weights = dict(zip(pool.names, pool.weights()))
+                top = sorted(weights, key=weights.get, reverse=True)[:3]
+                progress.write(f"update {counters.updates} steps {counters.steps} games {counters.games} "
+                               f"cpu_h {clock.hours:.3f} score {batch['score']:.2f} pg {stats['pg']:.3f} "
+                               f"vf {stats['vf']:.3f} ent {stats['ent']:.2f} most drawn {', '.join(top)}")  # fmt: skip
+            if counters.updates % cfg.checkpoint_every == 0 or not budget_left():
+                save_net(net, out / "latest.pt")
+                pool.add_snapshot(out / "latest.pt", name=f"snapshot-{counters.updates}")
+                checkpoint(out, net, opt, pool, counters, cfg)
+                env.close()
+                env, pool, obs, mask = start_games(cfg, out, counters.updates)  # the path a resume takes from here
         clock.tick()
-        if counters.updates % 10 == 0 or counters.updates == 1:
-            weights = dict(zip(pool.names, pool.weights()))
-            top = sorted(weights, key=weights.get, reverse=True)[:3]
-            print(f"update {counters.updates} steps {counters.steps} games {counters.games} "
-                  f"cpu_h {clock.hours:.3f} score {batch['score']:.2f} pg {stats['pg']:.3f} "
-                  f"vf {stats['vf']:.3f} ent {stats['ent']:.2f} most drawn {', '.join(top)}", flush=True)  # fmt: skip
-        if counters.updates % cfg.checkpoint_every == 0 or not budget_left():
-            save_net(net, out / "latest.pt")
-            pool.add_snapshot(out / "latest.pt", name=f"snapshot-{counters.updates}")
-            checkpoint(out, net, opt, pool, counters, cfg)
-            env.close()
-            env, pool, obs, mask = start_games(cfg, out, counters.updates)  # the path a resume takes from here
-    clock.tick()
-    if cfg.rate_games and clock.cpu_s >= cfg.cpu_hours * 3600 and clock.trained_since_rating():
-        rate_now(cfg, net, counters, out)  # the budget's last point
-        checkpoint(out, net, opt, None, counters, cfg)
+        if cfg.rate_games and clock.cpu_s >= cfg.cpu_hours * 3600 and clock.trained_since_rating():
+            rate_now(cfg, net, counters, out, progress)  # the budget's last point
+            checkpoint(out, net, opt, None, counters, cfg)
     from boardgame_envs.ladder import LADDERS
 
     save_net(net, out / "final.pt", game=LADDERS[cfg.game].game_object())  # plays as boardnet:PATH, on its game only
@@ -412,6 +418,8 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
     cfg = dataclasses.replace(base, **given)
     if cfg.game not in GAMES:
         parser.error(f"--game must be one of {', '.join(GAMES)}, got {cfg.game!r}")
+    if not cfg.cpu_hours >= 0:  # nan too
+        parser.error(f"--cpu-hours must be a number of CPU-hours, 0 or more, got {cfg.cpu_hours}")
     if cfg.sampling not in ("pfsp", "uniform", "latest"):
         parser.error(f"--sampling must be pfsp, uniform or latest, got {cfg.sampling!r}")
     return cfg, out
