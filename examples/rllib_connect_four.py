@@ -1,6 +1,7 @@
 """RLlib PPO on connect four against an opponent pool (built-in levels and the learner's own snapshots).
 
-RLlib is not a dependency of boardgame_envs; install it next to it (``pip install "ray[rllib]"``).
+RLlib is not a dependency of boardgame_envs: docs/libraries.md installs ray and RLlib's requirements
+(not ``ray[rllib]``, which pins gymnasium 1.2.2 below this package's 1.4).
 The learner sees our Gymnasium single-agent view; the opponent moves inside ``step`` and is
 drawn for each game from an ``OpponentPool``: uniform random, ``greedy`` at three noise levels,
 and frozen copies of the learner added as it trains, sampled by the learner's losses against

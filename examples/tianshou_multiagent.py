@@ -1,8 +1,8 @@
 """Tianshou's multi-agent PettingZoo loop on connect_four_v0 (or tictactoe_v0): DQN against a random masked player.
 
-Tianshou (2.x) is not a dependency of boardgame_envs; install it next to it
-(``pip install tianshou``). Our AEC env goes into Tianshou's ``PettingZooEnv``
-as it is: the ``action_mask`` in each observation becomes Tianshou's ``mask``.
+Tianshou (2.x) is not a dependency of boardgame_envs: the set-up's ``tianshou`` extra installs it,
+and docs/libraries.md into any environment that runs the project. Our AEC env goes into
+Tianshou's ``PettingZooEnv`` as it is: the ``action_mask`` in each observation becomes Tianshou's ``mask``.
 The learner holds the first seat and trains against Tianshou's random masked
 player, as in Tianshou's own tic-tac-toe example. At the end it plays
 ``--games`` games against our ``greedy`` (seats alternating, seeded) through

@@ -1,6 +1,7 @@
 """TorchRL PPO on connect four against an opponent pool (built-in levels and the learner's own snapshots).
 
-TorchRL is not a dependency of boardgame_envs; install it next to it (``pip install torchrl``).
+TorchRL is not a dependency of boardgame_envs: the set-up's ``torchrl`` extra installs it, and
+docs/libraries.md installs it into any environment that runs the project, torch held.
 The learner sees our Gymnasium single-agent view through TorchRL's ``GymWrapper``; the
 opponent moves inside ``step`` and is drawn for each game from an ``OpponentPool``: uniform
 random, ``greedy`` at three noise levels, and frozen copies of the learner added as it trains,
