@@ -1,7 +1,8 @@
 """The RL libraries' own PettingZoo wrappers take every AEC env of the catalog, every opening rule included:
 TorchRL's ``PettingZooWrapper`` (with ``check_env_specs``), RLlib's ``PettingZooEnv`` and Tianshou's
-``PettingZooEnv``, each playing whole games of random legal moves. None of the three is a dependency: each test
-is skipped, saying so, where its library is missing (docs/libraries.md installs each beside the project)."""
+``PettingZooEnv``, each playing whole games of random legal moves. None of the three is a dependency; the set-up
+(requirements-dev.txt) installs TorchRL and Tianshou through the package's extras, so their tests run in CI, and
+each test is skipped, saying so, where its library is missing (docs/libraries.md installs each, RLlib too)."""
 
 from __future__ import annotations
 
