@@ -14,7 +14,9 @@ The run goes in chunks of ``--checkpoint-every`` rollouts. After each, the pool
 torch and numpy RNG states, the counters: steps, process CPU time summed over
 sessions) are written to ``--out``, and the run goes on *from what it wrote*:
 the model rebuilt from the run's settings and its state loaded back, the pool
-loaded back. So a rerun with the same ``--out`` (after a kill, or with a larger
+loaded back. Each chunk's games start afresh from the same env seed, ``--seed`` (building the
+model seeds its env with it; the pool's draws and the learner's sampling go on from their saved
+states). So a rerun with the same ``--out`` (after a kill, or with a larger
 ``--cpu-hours``) computes what the unbroken run computes. ``model.zip`` is
 written beside it for users (``sb3:OUT/model.zip`` rates it) and never read back.
 
@@ -31,6 +33,11 @@ Every ``--rate-minutes`` of CPU the greedy policy is rated on the game's ladder
 (``boardgame_envs.ladder.rate``, ``--rate-games`` games, in this process, starting
 near the last estimate); a row ``cpu_hours, steps, elo, low, high, ...`` goes to
 ``--out/curve.csv``; ratings count in the budget and stay under ``--rate-share`` of it.
+
+The run shows itself as it goes (:class:`~boardgame_envs.selfplay.progress.RunProgress`): on a
+terminal a bar on stderr (CPU-hours done of the budget and left, steps, the last Elo and its
+interval); sent to a file or a pipe, plain lines on stdout, at most one every 30 seconds, beside
+one line per rating and one per checkpoint.
 
     python baselines/ppo_sb3_pool.py --game connect_four --cpu-hours 2 --out runs/sb3-connect-four-s0
     python baselines/ppo_sb3_pool.py --game gomoku9 --cpu-hours 2 --out runs/sb3-gomoku9-s0
@@ -49,6 +56,7 @@ import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
@@ -64,6 +72,7 @@ from boardgame_envs.safeio import (
     load_tensors,
     read_json,
 )
+from boardgame_envs.selfplay.progress import RunProgress
 from boardgame_envs.selfplay.rundir import RunFolder, RunFolderError
 from boardgame_envs.selfplay.runclock import RunClock
 
@@ -199,12 +208,30 @@ def is_older_run(path: Path) -> bool:
     return (path / "state.pt").is_file() and (path / "settings.json").is_file()
 
 
-def rate_now(s: dict[str, Any], model: MaskablePPO, counters: dict[str, Any], clock: RunClock, out: Path) -> None:
-    """Rate the greedy policy on the ladder; a row in curve.csv; its CPU counted in the run and apart."""
+def rate_now(s: dict[str, Any], model: MaskablePPO, counters: dict[str, Any], clock: RunClock, out: Path,
+             progress: RunProgress) -> None:  # fmt: skip
+    """Rate the greedy policy on the ladder; a row in curve.csv and a line; its CPU counted in the run and apart."""
     from boardgame_envs.selfplay import Sb3Policy
 
-    clock.rate(Sb3Policy(model, name="maskable_ppo"), s["game"], s["rate_games"], counters["rollouts"],
-               out / "curve.csv", {"steps": counters["steps"], "rollouts": counters["rollouts"]})  # fmt: skip
+    rating = clock.rate(Sb3Policy(model, name="maskable_ppo"), s["game"], s["rate_games"], counters["rollouts"],
+                        out / "curve.csv", {"steps": counters["steps"], "rollouts": counters["rollouts"]},
+                        say=progress.write)  # fmt: skip
+    progress.rated(rating)
+
+
+class ShowProgress(BaseCallback):
+    """Moves the bar after each rollout (a chunk is ``--checkpoint-every`` of them); touches no RNG."""
+
+    def __init__(self, clock: RunClock, progress: RunProgress) -> None:
+        super().__init__()
+        self.clock, self.progress = clock, progress
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        self.clock.tick()
+        self.progress.update(self.model.num_timesteps, self.clock.hours)
 
 
 def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
@@ -223,7 +250,6 @@ def train(s: dict[str, Any], out: Path) -> dict[str, Any]:
 
 def _train(s: dict[str, Any], out: Path) -> dict[str, Any]:
     torch.set_num_threads(1)  # the machine is shared: one process, one thread
-    per_rollout = s["n_envs"] * s["n_steps"]
     if not (out / "state.pt").exists():  # a new run: its state at step 0 is what every chunk starts from
         pool = OpponentPool([m for m in s["levels"].split(",") if m], sampling=s["sampling"], seed=s["seed"],
                             max_snapshots=s["max_snapshots"])  # fmt: skip
@@ -246,33 +272,44 @@ def _train(s: dict[str, Any], out: Path) -> dict[str, Any]:
             s["max_rollouts"] and counters["rollouts"] >= s["max_rollouts"])
 
     model = None
-    while budget_left():
-        # Every chunk starts from the saved state, in an unbroken run as in a resumed one.
-        pool = OpponentPool.load(out / "pool")
-        env = make_env(s, pool)
-        env.seed((s["seed"] * 1_000_003 + counters["steps"]) % 2**31)
-        model = new_model(s, env)
-        restore(out, read_state(out), model)
-        if s["rate_games"] and clock.rating_due(s["rate_minutes"] * 60, s["rate_share"]):
-            rate_now(s, model, counters, clock, out)
-        chunk = s["checkpoint_every"]
-        if s["max_rollouts"]:
-            chunk = min(chunk, s["max_rollouts"] - counters["rollouts"])
-        model.learn(chunk * per_rollout, reset_num_timesteps=False)
-        counters["rollouts"] = model.num_timesteps // per_rollout
-        pool.add_snapshot(model, name=f"snapshot-{counters['rollouts']}")
-        counters["steps"] = model.num_timesteps
-        clock.tick()
-        save_state(out, model, pool, counters, clock)
-        env.close()
-        results = pool.results()
-        print(f"rollouts {counters['rollouts']} steps {counters['steps']} cpu_h {clock.hours:.3f} "
-              f"pool {', '.join(f'{k} {w}-{d}-{l}' for k, (w, d, l) in list(results.items())[:8])}", flush=True)  # fmt: skip
     clock.tick()
-    if s["rate_games"] and clock.cpu_s >= s["cpu_hours"] * 3600 and model is not None:
-        rate_now(s, model, counters, clock, out)  # the budget's last point
-        save_state(out, model, None, counters, clock, zip_too=False)
+    with RunProgress(s["cpu_hours"], clock.hours, counters["steps"], desc=f"ppo_sb3_pool {s['game']}") as progress:
+        while budget_left():
+            model = _chunk(s, out, counters, clock, progress)
+        clock.tick()
+        if s["rate_games"] and clock.cpu_s >= s["cpu_hours"] * 3600 and model is not None:
+            rate_now(s, model, counters, clock, out, progress)  # the budget's last point
+            save_state(out, model, None, counters, clock, zip_too=False)
+        progress.update(counters["steps"], clock.hours)
     return {**counters, **clock.state()}
+
+
+def _chunk(s: dict[str, Any], out: Path, counters: dict[str, Any], clock: RunClock,
+           progress: RunProgress) -> MaskablePPO:  # fmt: skip
+    """One chunk of ``--checkpoint-every`` rollouts from the saved state, in an unbroken run as in a resumed
+    one, and its checkpoint; the model as it ends."""
+    per_rollout = s["n_envs"] * s["n_steps"]
+    pool = OpponentPool.load(out / "pool")
+    env = make_env(s, pool)
+    model = new_model(s, env)  # seeds the env with --seed: each chunk's games start from it
+    restore(out, read_state(out), model)
+    if s["rate_games"] and clock.rating_due(s["rate_minutes"] * 60, s["rate_share"]):
+        rate_now(s, model, counters, clock, out, progress)
+    chunk = s["checkpoint_every"]
+    if s["max_rollouts"]:
+        chunk = min(chunk, s["max_rollouts"] - counters["rollouts"])
+    model.learn(chunk * per_rollout, reset_num_timesteps=False, callback=ShowProgress(clock, progress))
+    counters["rollouts"] = model.num_timesteps // per_rollout
+    pool.add_snapshot(model, name=f"snapshot-{counters['rollouts']}")
+    counters["steps"] = model.num_timesteps
+    clock.tick()
+    save_state(out, model, pool, counters, clock)
+    env.close()
+    results = pool.results()
+    progress.write(f"rollouts {counters['rollouts']} steps {counters['steps']} cpu_h {clock.hours:.3f} "
+                   f"pool {', '.join(f'{k} {w}-{d}-{l}' for k, (w, d, l) in list(results.items())[:8])}")  # fmt: skip
+    progress.update(counters["steps"], clock.hours)
+    return model
 
 
 # What ends a run in one line (exit status 2): a folder it will not use, a file it will not read, a full disk.
@@ -301,6 +338,8 @@ def saved_settings(path: Path, p: argparse.ArgumentParser) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
+    if not args.cpu_hours >= 0:  # nan too
+        p.error(f"--cpu-hours must be a number of CPU-hours, 0 or more, got {args.cpu_hours}")
     out = Path(args.out)
     s = settings(args)
     saved = out / "settings.json"

@@ -231,3 +231,21 @@ def test_a_full_disk_at_the_state_is_one_line_naming_the_disk(script, run, capsy
     monkeypatch.setattr(os, "fsync", fsync)
     assert "state.pt: no room on the disk at" in refused(script, run, capsys)
     assert load_tensors(run / "state.pt")["counters"]["rollouts"] == 1  # the last state, whole
+
+
+# ---------------------------------------------------------------- a run that shows itself as it goes
+@pytest.mark.parametrize("terminal", [False, True], ids=["log", "terminal"])
+def test_a_run_shows_its_budget_steps_and_last_elo_as_it_goes(script, tmp_path, capsys, monkeypatch, terminal):
+    from run_output import check_shows_itself
+
+    argv = ["--out", str(tmp_path / "run"), "--cpu-hours", "0.0001", "--rate-games", "4", *TINY]
+    check_shows_itself(script.main, argv, "ppo_sb3_pool connect_four", capsys, monkeypatch, terminal)
+
+
+def test_a_budget_that_is_not_hours_is_one_line(script, tmp_path, capsys):
+    for bad in ("-1", "nan"):
+        with pytest.raises(SystemExit) as exc:
+            script.main(["--out", str(tmp_path / "run"), "--cpu-hours", bad, *TINY])
+        assert exc.value.code == 2
+        assert "--cpu-hours must be a number of CPU-hours, 0 or more" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
