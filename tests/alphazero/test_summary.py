@@ -9,7 +9,7 @@ import pytest
 
 from boardgame_envs import tictactoe_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer
-from boardgame_envs.alphazero import trainer as trainer_module
+from boardgame_envs.alphazero import ledger  # where the trainer saves its checkpoint
 from boardgame_envs.alphazero.summary import METRICS, SUMMARY, append_metrics, plot_summary, read_metrics, sync_metrics
 from boardgame_envs.safeio import DiskFullError, FileRefusedError
 
@@ -54,18 +54,18 @@ def logged(out):
 def test_a_save_lost_to_a_full_disk_does_not_log_its_iteration_twice(tmp_path, monkeypatch, capsys):
     """Iteration 3 is logged, its checkpoint fails (a full disk), the run resumes from 2 and plays 3 again."""
     config = dict(out=str(tmp_path), **TINY)
-    real = trainer_module.save_checkpoint
+    real = ledger.save_checkpoint
 
     def full_at_three(path, checkpoint):
         if checkpoint.get("iteration") == 3 and path.name == "latest.pt":
             raise DiskFullError(path)
         real(path, checkpoint)
 
-    monkeypatch.setattr(trainer_module, "save_checkpoint", full_at_three)
+    monkeypatch.setattr(ledger, "save_checkpoint", full_at_three)
     with pytest.raises(DiskFullError):
         AlphaZeroTrainer(tictactoe_v0.env, AlphaZeroConfig.for_game("tictactoe", iterations=4, **config)).train()
     assert logged(tmp_path) == [1.0, 2.0, 3.0]  # logged before the save that failed
-    monkeypatch.setattr(trainer_module, "save_checkpoint", real)
+    monkeypatch.setattr(ledger, "save_checkpoint", real)
     AlphaZeroTrainer(tictactoe_v0.env, AlphaZeroConfig.for_game("tictactoe", iterations=4, **config)).train()
     assert logged(tmp_path) == [1.0, 2.0, 3.0, 4.0]  # not 1, 2, 3, 3, 4
     assert "dropped 1 row(s) logged after the checkpoint (iteration 2)" in capsys.readouterr().err

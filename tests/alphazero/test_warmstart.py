@@ -11,7 +11,7 @@ import pytest
 
 from boardgame_envs import gomoku_v0
 from boardgame_envs.alphazero import AlphaZeroConfig, AlphaZeroTrainer, load_checkpoint
-from boardgame_envs.alphazero import trainer as trainer_module
+from boardgame_envs.alphazero import warm_phase  # where the trainer plays the warm start's games
 from boardgame_envs.alphazero.warmstart import WarmTask, play_warm_game, warm_targets, warm_tasks
 from boardgame_envs.cli import main as cli_main
 from boardgame_envs.games.lines import BLACK, WHITE
@@ -96,7 +96,7 @@ def test_the_warm_start_runs_once_and_an_interrupted_one_goes_on(tmp_path, monke
     def no_games(*args, **kwargs):
         raise AssertionError("the warm start's games were played again")
 
-    monkeypatch.setattr(trainer_module, "play_warm_games", no_games)
+    monkeypatch.setattr(warm_phase, "play_warm_games", no_games)
     resumed = AlphaZeroTrainer(SIX, warm_config(tmp_path, warm_steps=100, iterations=1))
     assert len(resumed.buffer) == trainer.warm["positions"]
     rows = resumed.train()  # the remaining learning steps, then iteration 1
