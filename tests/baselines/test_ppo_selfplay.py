@@ -87,7 +87,7 @@ def test_a_rating_made_after_the_last_checkpoint_is_dropped_on_resume(script, tm
 
 
 def test_connect_four_trains_a_residual_columns_net_checkpoints_and_resumes(script, tmp_path):
-    c4 = ["--game", "connect_four", "--blocks", "1", "--rate-games", "0", *TINY]
+    c4 = ["--game", "connect_four", "--blocks", "1", "--random-moves", "2", "--rate-games", "0", *TINY]
     assert script.main(["--out", str(tmp_path / "whole"), "--max-updates", "4", *c4]) == 0
     cut = tmp_path / "cut"
     assert script.main(["--out", str(cut), "--max-updates", "2", *c4]) == 0
@@ -251,3 +251,29 @@ def test_a_budget_that_is_not_hours_is_one_line(script, tmp_path, capsys):
         assert exc.value.code == 2
         assert "--cpu-hours must be a number of CPU-hours, 0 or more" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_random_opening_moves_are_played_and_left_out_of_the_policys_loss(script):
+    cfg = script.Config(game="connect_four", num_envs=8, rollout=6, minibatch=16, epochs=1, channels=4, layers=1,
+                        random_moves=2)  # fmt: skip
+    torch.manual_seed(0)
+    net = script.new_net(cfg)
+    import gymnasium
+
+    env = gymnasium.make_vec("boardgame_envs/ConnectFour-v0", num_envs=8, vectorization_mode="vector_entry_point",
+                             opponent="random", seat="first", channels_first=True)  # fmt: skip
+    obs, info = env.reset(seed=0)
+    left = torch.tensor([0, 1, 2, 0, 1, 2, 0, 2])
+    batch = script.rollout(cfg, env, net, (torch.from_numpy(obs), torch.from_numpy(info["action_mask"]), left.clone()))
+    policy = batch["policy"].view(6, 8)
+    assert torch.equal(policy[0], left == 0) and torch.equal(policy[1], left <= 1) and policy[2].all()  # first k moves
+    # A batch of random moves alone trains the value and leaves the policy head as it was.
+    batch["policy"][:] = False
+    head = net.policy.weight.detach().clone()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+    stats = script.learn(cfg, net, opt, batch)
+    assert torch.equal(net.policy.weight, head) and stats["pg"] == 0 and stats["vf"] > 0
+    cfg0 = script.Config(game="connect_four")  # the option off: no draw from torch's RNG, so older runs go on as they were
+    state = torch.get_rng_state()
+    assert torch.equal(script.random_moves(cfg0, 5), torch.zeros(5, dtype=torch.long))
+    assert torch.equal(torch.get_rng_state(), state)
