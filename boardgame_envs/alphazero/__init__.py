@@ -20,7 +20,7 @@ _EXPORTS = {
     "NetworkPolicy": "policy",
     "PolicyValueNet": "network",
     "PRETRAINED": "pretrained",
-    "ReplayBuffer": "replay",
+    "ReplayBuffer": "buffer",
     "load_checkpoint": "checkpoint",
 }
 
