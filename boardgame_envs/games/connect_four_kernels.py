@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from boardgame_envs.games.batched import check_actions
 from boardgame_envs.games.connect_four import COLUMNS, ROWS, ConnectFourGame, ConnectFourState
 from boardgame_envs.games.kernel_cache import cached_kernel
 
@@ -96,20 +97,6 @@ def play(b, column, boards, heights, bits, to_move, num_moves, last_move, legal,
     if moves == CELLS:
         return -1
     return 0
-
-
-@cached_kernel()
-def check_actions(legal, over, actions, where, illegal):
-    """Flag in ``illegal`` the games whose action is no legal column for their mover; return how many."""
-    bad = 0
-    for b in range(legal.shape[0]):
-        flag = False
-        if where[b] and not over[b]:
-            a = actions[b]
-            flag = a < 0 or a >= COLUMNS or not legal[b, a]
-        illegal[b] = flag
-        bad += flag
-    return bad
 
 
 @cached_kernel()

@@ -25,6 +25,7 @@ import numpy as np
 from numba import prange
 
 from boardgame_envs.games import renju_mask
+from boardgame_envs.games.batched import check_actions
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, EMPTY, makes_win, opponent
 from boardgame_envs.games.mnk import (
@@ -248,21 +249,6 @@ def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, r
 
 
 @cached_kernel()
-def _check_actions(legal, over, actions, where, illegal):
-    """Flag in ``illegal`` the games whose action is not legal for their mover; return how many."""
-    bad = 0
-    nn = legal.shape[1]
-    for b in range(legal.shape[0]):
-        flag = False
-        if where[b] and not over[b]:
-            a = actions[b]
-            flag = a < 0 or a >= nn or not legal[b, a]
-        illegal[b] = flag
-        bad += flag
-    return bad
-
-
-@cached_kernel()
 def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
                 over, actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards,
                 terminated):  # fmt: skip
@@ -271,7 +257,7 @@ def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, renju_inf
     With ``raise_illegal`` and any illegal action, nothing is changed (the caller
     raises); otherwise an illegal action loses for its mover.
     """
-    bad = _check_actions(legal, over, actions, where, illegal)
+    bad = check_actions(legal, over, actions, where, illegal)
     if bad and raise_illegal:
         return bad
     _step_games(0, boards.shape[0], cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty,
@@ -285,7 +271,7 @@ def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, renju_i
                   over, actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards,
                   terminated):  # fmt: skip
     """:func:`step_serial` with blocks of games shared among numba's threads."""
-    bad = _check_actions(legal, over, actions, where, illegal)
+    bad = check_actions(legal, over, actions, where, illegal)
     if bad and raise_illegal:
         return bad
     total = boards.shape[0]
