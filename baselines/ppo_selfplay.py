@@ -17,7 +17,8 @@ killed or not, goes on *from what it wrote*: the pool is loaded back and new
 games start from a seed fixed by the update count (a game cut there is
 bootstrapped by the value, as any truncation). So a rerun with the same
 ``--out`` computes what the unbroken run computes. The budget is the process
-CPU time (``time.process_time``), summed across resumes.
+CPU time (``time.process_time``) from the start of training, summed across resumes (each
+session's set-up, seconds of building and compiling, is not counted).
 
 Every ``rate_minutes`` of CPU the greedy policy is rated on the game's ladder
 (``boardgame_envs.ladder.rate``, ``rate_games`` games, in this process, starting
@@ -92,7 +93,7 @@ class Config:
     seed: int = 0
     """Seeds the network, the pool's draws, the games and the action sampling."""
     cpu_hours: float = 2.0
-    """Budget: process CPU time of the run (training, opponents and ratings), summed over resumes."""
+    """Budget: process CPU time of the run (training, opponents and ratings, not set-up), summed over resumes."""
     max_updates: int = 0
     """Stop after this many PPO updates as well (0: no limit; tests use it)."""
     num_envs: int = 128
@@ -375,7 +376,7 @@ def _train(cfg: Config, out: Path, older: bool) -> Counters:
     env, pool, games = start_games(cfg, out, counters.updates)
     clock = counters.clock
     clock.sync_curve(out / "curve.csv")  # drop ratings made after the checkpoint: they are made again
-    clock.tick()  # this session's CPU counts from here, on top of the earlier sessions'
+    clock.start()  # this session's CPU counts from here (not its set-up), on top of the earlier sessions'
 
     def budget_left() -> bool:
         return clock.cpu_s < cfg.cpu_hours * 3600 and not (cfg.max_updates and counters.updates >= cfg.max_updates)

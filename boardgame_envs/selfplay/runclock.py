@@ -100,6 +100,11 @@ class RunClock:
                 path.unlink()
         return dropped
 
+    def start(self) -> None:
+        """Count this session's CPU from now on: what the process spent since the clock was made (its set-up:
+        imports, the network, the first checkpoint, compiling the games' kernels) is not the run's."""
+        self._mark = time.process_time()
+
     def tick(self) -> float:
         """Add the process CPU time since the last tick (or since the clock was made) to the run's; the total."""
         now = time.process_time()

@@ -30,6 +30,14 @@ def test_cpu_adds_up_over_sessions_and_the_state_round_trips():
     assert RunClock().state()["last_rate_cpu_s"] == -math.inf  # a new run rates before training
 
 
+def test_start_leaves_the_set_up_out_of_the_session():
+    clock = RunClock(cpu_s=10.0)
+    spin(0.2)  # set-up: building the network, compiling kernels
+    clock.start()
+    spin(0.05)
+    assert 10.05 <= clock.tick() < 10.2
+
+
 def test_a_rating_is_due_after_the_gap_stretched_by_its_cost():
     clock = RunClock(cpu_s=200.0, rate_cpu_s=10.0, last_rate_cpu_s=100.0, last_rate_cost_s=1.0)
     assert clock.training_cpu_s == 190.0
