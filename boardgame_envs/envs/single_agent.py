@@ -29,7 +29,8 @@ before the colon; use this form in ``SubprocVecEnv`` / ``make_vec`` workers).
   opponent with ``pool.sample()`` at its reset, plays what ``pool.opponent(name)``
   gives (a spec, a policy, or a *batched* callable ``(observations, action_masks) ->
   actions``, called here with a batch of one), and reports the learner's score
-  (1, 0.5, 0) with ``pool.record(name, score)`` when the game ends; a game left by a
+  (1, 0.5, 0: by the sign of its return, so a game scored by a margin counts as a win, a
+  draw or a loss) with ``pool.record(name, score)`` when the game ends; a game left by a
   ``reset`` before its end records nothing. ``info["opponent"]`` names the game's
   opponent. Under ``SubprocVecEnv`` each process holds its own copy of the pool (its
   counts stay in that process); the batched vector env shares one pool over all its games.
@@ -101,6 +102,12 @@ def is_opponent_pool(opponent: Any) -> bool:
     """Whether ``opponent`` is a pool of opponents rather than one: it has ``sample() -> name``,
     ``opponent(name)`` (a spec, a policy, or a batched callable) and ``record(name, score)``."""
     return all(callable(getattr(opponent, method, None)) for method in ("sample", "opponent", "record"))
+
+
+def game_score(reward: float) -> float:
+    """The learner's score of a finished game from its return: 1 won, 0.5 drawn, 0 lost (a margin counts by its
+    sign, so a game scored by the margin is still a win, a draw or a loss to a pool)."""
+    return 0.5 + 0.5 * float(np.sign(reward))
 
 
 def batch_of_one(fn: Any) -> Any:
@@ -209,7 +216,7 @@ class SingleAgentEnv(gymnasium.Env):
         """A finished game's result, told to the pool once."""
         if self.pool is not None and self._playing:
             self._playing = False
-            self.pool.record(self.opponent_name, (reward + 1) / 2)
+            self.pool.record(self.opponent_name, game_score(reward))
 
     def _fitted(self, opponent: Any) -> Any:
         """``opponent``, once it has said it can play this game (a policy with ``check_game`` checks now)."""

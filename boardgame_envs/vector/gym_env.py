@@ -59,7 +59,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from boardgame_envs.envs.single_agent import check_view_options, is_opponent_pool
+from boardgame_envs.envs.single_agent import check_view_options, game_score, is_opponent_pool
 from boardgame_envs.vector.engine import VectorGames, make
 from boardgame_envs.vector.opponents import make_opponent
 from boardgame_envs._compat import renamed_attributes
@@ -248,7 +248,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             if self.pool is not None:
                 info["final_opponent"], info["_final_opponent"] = np.where(done, self._names, None), done.copy()
                 for g in np.flatnonzero(done):
-                    self.pool.record(self._names[g], (float(rewards[g]) + 1) / 2)
+                    self.pool.record(self._names[g], game_score(rewards[g]))
             self.engine.reset(options={"reset_mask": done})
             self._opening(done)
         if illegal is not None and illegal.any():

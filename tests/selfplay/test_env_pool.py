@@ -155,3 +155,45 @@ def test_vector_env_plays_on_against_a_snapshot_that_left_the_pool(tmp_path):
     assert second in seen and set(info["opponent"]) == {second}
     assert first not in env._pooled  # its last game over, the env lets it go
     assert first not in pool.results()  # its late results are not recorded against a member that left
+
+
+@pytest.fixture
+def margin_dots(monkeypatch):
+    """Dots and boxes scored by the margin (returns such as +0.5 or -0.25) in the catalog as ``dots_margin``."""
+    from conformance import cases
+    from games.dots_and_boxes import DotsAndBoxesGame
+
+    from boardgame_envs.games.catalog import GameInfo
+
+    entry = GameInfo(name="dots_margin", summary="dots and boxes scored by the margin (a test game)",
+                     factory="games.dots_and_boxes:DotsAndBoxesGame", arguments={"scoring": "margin"})  # fmt: skip
+    test = cases.TemporaryGame(entry, DotsAndBoxesGame, "boardgame_envs.dots_margin_v0",
+                               "boardgame_envs/dots_margin-v0", {"boardgame_envs/DotsMargin-v0": {}})  # fmt: skip
+    monkeypatch.setitem(cases.TEST_ENTRIES, entry.name, test)
+    with cases.in_catalog(entry.name):
+        yield entry.name
+
+
+def test_margin_returns_are_recorded_as_wins_draws_and_losses(margin_dots):
+    """A game scored by the margin ends with returns other than +1/-1/0: the pool gets 1, 0.5 or 0 by their sign
+    (it used to get (reward + 1) / 2, which the pool refused with a ValueError)."""
+    signs = Counter()
+    pool = OpponentPool(["random"], seed=0)
+    env = SingleAgentEnv(margin_dots, opponent=pool, seat="random")
+    for episode in range(30):
+        obs, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        signs[int(np.sign(reward))] += 1
+    vec = SingleAgentVectorEnv(6, game=margin_dots, opponent=pool, seat="random")
+    obs, info = vec.reset(seed=0)
+    fractional = False
+    for _ in range(80):
+        obs, rewards, dones, _, info = vec.step(first_legal(info["action_mask"]))
+        for r in rewards[dones]:
+            signs[int(np.sign(r))] += 1
+            fractional |= abs(r) not in (0.0, 1.0)
+    assert fractional  # the margins really are not +-1
+    assert sum(signs.values()) > 40 and signs[1] and signs[-1]
+    assert pool.results()["random"] == (signs[1], signs[0], signs[-1])
