@@ -73,7 +73,7 @@ def load_snapshot(path: str):
     # The env runner's module, which algo.get_module() gives, is the inference-only one: no value function.
     module = ActionMaskingTorchRLModule(observation_space=OBSERVATION_SPACE, inference_only=True,
                                         action_space=gymnasium.spaces.Discrete(COLS), model_config=MODEL)
-    module.load_state_dict(torch.load(path))
+    module.load_state_dict(torch.load(path, weights_only=True))
     return rllib_module_moves(module.eval())
 
 

@@ -87,7 +87,7 @@ def greedy_moves(net: nn.Module):
 
 def load_snapshot(path: str):
     net = mlp(COLS)
-    net.load_state_dict(torch.load(path))
+    net.load_state_dict(torch.load(path, weights_only=True))
     return greedy_moves(net)
 
 
