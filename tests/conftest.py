@@ -16,3 +16,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # give this process the handler a terminal session has, so those tests test Ctrl-C, not how pytest was started.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# SB3 makes an empty log folder, /tmp/SB3-<date>, for every model whose logger it sets up itself: the suite's
+# models would leave hundreds. Send them into one folder that is removed when the suite ends.
+if "SB3_LOGDIR" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    _sb3_logs = tempfile.mkdtemp(prefix="boardgame-envs-tests-sb3-logs-")
+    os.environ["SB3_LOGDIR"] = _sb3_logs
+    atexit.register(shutil.rmtree, _sb3_logs, ignore_errors=True)
