@@ -8,7 +8,10 @@ every game's are in ``GAMES[name].gymnasium_ids``). Today: ``boardgame_envs/TicT
 ``boardgame_envs/Gomoku-v0`` (kwargs ``board_size``, ``win_length``, ``rule``, ``opening_rule``;
 default 15x15 renju, as everywhere in the package), ``boardgame_envs/Renju-v0`` (15x15 renju, fixed:
 other sizes or rules raise; ``opening_rule`` applies) and ``boardgame_envs/ConnectFour-v0`` (no
-kwargs). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`. Gymnasium 1.x
+kwargs). The ``game`` argument is a name of :mod:`boardgame_envs.games.catalog`; ``parameters``
+(a dict) picks the size of a game whose catalog entry declares parameters (``{"rows": 3}``, the
+names and values its entry lists; an m,n,k game takes ``board_size``, ``win_length`` and ``rule``
+instead, and refuses them). Gymnasium 1.x
 does not import packages for you: run
 ``import boardgame_envs`` first, or write the id as
 ``"boardgame_envs:boardgame_envs/TicTacToe-v0"`` (Gymnasium imports the part
@@ -77,6 +80,7 @@ from gymnasium import spaces
 from boardgame_envs.envs.opening_env import OpeningRuleEnv
 from boardgame_envs.games.catalog import GAMES, game_info, load
 from boardgame_envs.games.mnk import IllegalMoveError
+from boardgame_envs.games.parameters import given
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.registry import make_policy
 from boardgame_envs._compat import renamed_attributes
@@ -152,13 +156,14 @@ class SingleAgentEnv(gymnasium.Env):
         flatten: bool = False,
         render_mode: str | None = None,
         opening_rule: Any = None,
+        parameters: dict[str, Any] | None = None,
     ) -> None:
         info = game_info(game)
         check_view_options(seat, illegal_action, channels_first, flatten)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi', 'rgb_array' or 'human'")
         # Arguments that do not apply, or are out of range, fail here.
-        rules = info.game(board_size, win_length, rule, opening_rule)
+        rules = info.game(board_size, win_length, rule, opening_rule, **given(parameters))
         self.aec = info.env_module.raw_env(render_mode=render_mode, **info.env_kwargs(rules))
         self._opening = isinstance(self.aec, OpeningRuleEnv)  # the learner's colour and the phase go in info
         self.render_mode = render_mode

@@ -75,6 +75,16 @@ def choose(entry: str, parameters: Mapping[str, Parameter], given: Mapping[str, 
     return chosen
 
 
+def given(parameters: Any) -> dict[str, Any]:
+    """A caller's ``parameters=`` as a dict (None: none given); ``TypeError`` for anything but a dict keyed by names
+    (the values are checked against the entry's choices by :func:`choose`)."""
+    if parameters is None:
+        return {}
+    if not isinstance(parameters, Mapping) or not all(isinstance(key, str) for key in parameters):
+        raise TypeError(f"parameters must be a dict of a game's parameters by name, e.g. {{'rows': 3}}, got {parameters!r:.80}")
+    return dict(parameters)
+
+
 def takes_name(factory: Callable[..., Any]) -> bool:
     """Whether ``factory`` takes a ``name`` keyword (one class serving several entries)."""
     try:

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.catalog import game_info, load
+from boardgame_envs.games.parameters import given
 from boardgame_envs.games.protocol import IllegalMoveError, as_family
 from boardgame_envs.vector import kernels as K
 from boardgame_envs.vector.loop_batch import LoopBatch
@@ -291,15 +292,18 @@ def make(
     illegal_action: str = "raise",
     parallel: bool = False,
     seed: int | None = None,
+    parameters: dict[str, Any] | None = None,
 ) -> VectorGames:
     """``num_envs`` games of a catalog game (``"tictactoe"``, ``"gomoku"``, ``"renju"``, ``"connect_four"``, ...), reset.
 
     ``board_size``, ``win_length`` and ``rule`` as for the AEC envs (None: the game's
     default; gomoku's is 15x15 renju; a game with no such choice refuses them);
+    ``parameters`` those a game's catalog entry declares (``{"rows": 3}``; each
+    within its choices, else ``ValueError`` naming them; an m,n,k game refuses them);
     see the module docstring for the rest. ``parallel=True`` runs the numba
     backends' loops over games on numba's threads (``numba.set_num_threads``).
     """
-    chosen = game_info(game).game(board_size, win_length, rule)
+    chosen = game_info(game).game(board_size, win_length, rule, **given(parameters))
     vec = VectorGames(chosen, num_envs, autoreset=autoreset, illegal_action=illegal_action, parallel=parallel,
                       seed=seed)  # fmt: skip
     vec.reset()

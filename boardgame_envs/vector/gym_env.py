@@ -5,7 +5,7 @@
 ...                           opponent="random")
 
 The batched counterpart of :mod:`boardgame_envs.envs.single_agent`, with the same
-arguments (``game``, ``board_size``, ``win_length``, ``rule``, ``opponent``,
+arguments (``game``, ``board_size``, ``win_length``, ``rule``, ``parameters``, ``opponent``,
 ``seat``, ``illegal_action``, ``channels_first``, ``flatten``) and the same
 observations, rewards and masks game by game, for every game of the catalog;
 plus ``parallel`` (numba threads). Between steps every game is at the learner's
@@ -84,12 +84,14 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         flatten: bool = False,
         parallel: bool = False,
         render_mode: str | None = None,
+        parameters: dict[str, Any] | None = None,
     ) -> None:
         check_view_options(seat, illegal_action, channels_first, flatten)
         if render_mode is not None:
             raise ValueError(f"the vector view does not render (render_mode={render_mode!r}); use the AEC env")
         self.engine: VectorGames = make(game, num_envs, board_size=board_size, win_length=win_length, rule=rule,
-                                        autoreset=False, illegal_action=illegal_action, parallel=parallel)  # fmt: skip
+                                        autoreset=False, illegal_action=illegal_action, parallel=parallel,
+                                        parameters=parameters)  # fmt: skip
         self.num_envs = b = self.engine.num_envs
         self.seat = seat
         self.illegal_action = illegal_action
