@@ -78,14 +78,14 @@ def _images(moves: Any, game: Any, options: dict[str, Any]) -> Iterator[Image.Im
     drawing = make_options(**options)
     state = played.new_state()
     mnk = as_family(played, "mnk") is not None
-    yield image(Snapshot.from_state(state, []), drawing) if mnk else _cells(state, drawing)
+    yield image(Snapshot.from_state(state, []), drawing) if mnk else _cells(state, drawing, [])
     for i, action in enumerate(actions):
         state.play(action)
-        yield image(Snapshot.from_state(state, actions[: i + 1]), drawing) if mnk else _cells(state, drawing)
+        yield image(Snapshot.from_state(state, actions[: i + 1]), drawing) if mnk else _cells(state, drawing, actions[: i + 1])
 
 
-def _cells(state: Any, drawing: Any) -> Image.Image:
-    return Image.fromarray(paint(*layout_cells(state, drawing)[:3]))
+def _cells(state: Any, drawing: Any, moves: list[int]) -> Image.Image:
+    return Image.fromarray(paint(*layout_cells(state, drawing, moves)[:3]))
 
 
 def animate(

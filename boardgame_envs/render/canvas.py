@@ -35,6 +35,8 @@ CROSS_COLOURS = np.array([(250, 250, 245), (250, 250, 245), (200, 50, 50), (40, 
 PALETTES = {"discs": CELL_COLOURS, "stones": STONE_COLOURS, "crosses": CROSS_COLOURS}  # by the game's ``marks``
 INK: dict[str, RGB] = {"discs": (20, 20, 20), "stones": (50, 36, 20), "crosses": (50, 50, 60)}  # lines and dots of nobody
 HINT: RGB = (30, 150, 70)
+NUMBER_DARK: RGB = (20, 20, 20)  # a move number on a light piece
+NUMBER_LIGHT: RGB = (245, 245, 245)  # on a dark one, and the coordinates on connect four's blue frame
 DISC_RADIUS, RING_RADIUS = 0.4, 0.46  # of a cell: a piece of the cell look, and the ring round the last one
 
 
@@ -136,6 +138,23 @@ class Canvas:
             return
         h, w = self.cell / 2, max(2.0, self.cell * 0.06)
         self.items.append(Rect(x - h + w, y - h + w, x + h - w, y + h - w, None, self.rgb(4), w))
+
+    def number(self, cell: int, player: int, number: int) -> None:
+        """``number`` (the move that placed it) on ``player``'s piece in ``cell``: centred, in dark or light ink by
+        the piece's brightness; in the cell's top left corner for crosses, as the m,n,k pictures number X and O."""
+        x, y = self._px(*self.center(cell))
+        text, p = str(number), self.cell
+        if self.look == "crosses":
+            self.items.append(Text(x - p * 0.38, y - p * 0.36, text, p * 0.16, self.ink, "start"))
+            return
+        r, g, b = self.rgb(1 + self.check(player))
+        ink = NUMBER_DARK if 0.299 * r + 0.587 * g + 0.114 * b > 128 else NUMBER_LIGHT
+        self.items.append(Text(x, y, text, p * (0.4 if len(text) < 3 else 0.32), ink))
+
+    def label_colour(self) -> RGB:
+        """The colour of the coordinates in the margin, on the look's frame: light on connect four's blue, the
+        look's ink on wood and paper."""
+        return NUMBER_LIGHT if self.look == "discs" else self.ink
 
     def passed(self) -> None:
         """The last move was no cell (a pass): a bar in the last move's colour along the bottom edge."""

@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from boardgame_envs.render.canvas import Disc, Item
-from boardgame_envs.render.cells import DEFAULT_CELL, cell_state, layout_cells
+from boardgame_envs.render.cells import DEFAULT_CELL, layout_cells
 from boardgame_envs.render.snapshot import Snapshot
 from boardgame_envs.render.scene import Circle, Line, Options, Rect, Shape, Text, layout
 from boardgame_envs.render.scene import options as make_options
@@ -155,11 +155,13 @@ def rgb(source: Any, *, moves: Any = None, **options: Any) -> np.ndarray:
 
     Keywords are the fields of :class:`~boardgame_envs.render.scene.Options`
     (``cell``, ``coordinates``, ``move_numbers``, ``status``, ``ghost``,
-    ``hint``, ``note``); ``moves`` numbers the stones of an ``MNKState``. A
-    game other than m,n,k is drawn by its drawing hook
+    ``hint``, ``note``); ``moves`` (the actions from the start) number the
+    pieces of a state (an env and a Board know their own). A game other than
+    m,n,k is drawn by its drawing hook
     (:func:`~boardgame_envs.render.cells.layout_cells`), with a status band.
     """
-    state = cell_state(source)
-    if state is not None:
-        return paint(*layout_cells(state, make_options(**options))[:3])
-    return np.asarray(image(Snapshot.of(source, moves), make_options(**options)))
+    drawing = make_options(**options)
+    board = Snapshot.of(source, moves)
+    if board.state is not None:
+        return paint(*layout_cells(board.state, drawing, board.moves)[:3])
+    return np.asarray(image(board, drawing))

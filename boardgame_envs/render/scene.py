@@ -120,15 +120,18 @@ class Options:
     ``cell``: pixels between two lines of a gomoku board (default 32, more on
     boards under 11x11) or the side of a tic-tac-toe cell (default 100).
     ``coordinates``: letters and numbers around a gomoku board (tic-tac-toe
-    has none). ``move_numbers``: number the stones in the order played (when
-    the moves are known). ``status``: the band at the bottom saying who is
+    has none); None (the default) means on for m,n,k boards and off for any
+    other game's picture, where True labels the edges from the game's action
+    names (:func:`~boardgame_envs.render.cells.edge_labels`). ``move_numbers``:
+    number the stones in the order played (when the moves are known; any other
+    game: :func:`~boardgame_envs.render.cells.move_numbers`). ``status``: the band at the bottom saying who is
     to move or who won; ``note`` replaces its text (e.g. "thinking…").
     ``ghost``: a faint stone of the player to move at that action (hover);
     ``hint``: a green ring at that action.
     """
 
     cell: int | None = None
-    coordinates: bool = True
+    coordinates: bool | None = None
     move_numbers: bool = False
     status: bool = True
     ghost: int | None = None
@@ -138,6 +141,10 @@ class Options:
     def __post_init__(self) -> None:
         if self.cell is not None and (not isinstance(self.cell, int) or isinstance(self.cell, bool) or self.cell < MIN_CELL):
             raise ValueError(f"cell must be an integer number of pixels >= {MIN_CELL}, got {self.cell!r}")
+        if not (self.coordinates is None or isinstance(self.coordinates, bool)):
+            raise ValueError(f"coordinates must be True, False or None (the picture's default), got {self.coordinates!r}")
+        if not isinstance(self.move_numbers, bool):
+            raise ValueError(f"move_numbers must be True or False, got {self.move_numbers!r}")
 
 
 def options(**keywords: object) -> Options:
@@ -170,7 +177,7 @@ def geometry(board: Snapshot, options: Options) -> Geometry:
         side = 2 * margin + 3 * cell
         return Geometry(n, cell, margin + cell / 2, margin + cell / 2, side, side + band, band)
     cell = options.cell or max(DEFAULT_CELL["gomoku"], round(340 / n))  # small boards drawn larger
-    margin = round(cell * (1.15 if options.coordinates else 0.7))
+    margin = round(cell * (1.15 if options.coordinates is not False else 0.7))
     band = round(cell * 0.95) if options.status else 0
     side = 2 * margin + (n - 1) * cell
     return Geometry(n, cell, margin, margin, side, side + band, band)
@@ -225,7 +232,7 @@ def _gomoku(board: Snapshot, options: Options, geo: Geometry, back: list[Shape],
     for a in star_points(n):
         x, y = geo.center(a)
         back.append(Circle(x, y, max(2.0, p * 0.13), GRID))
-    if options.coordinates:
+    if options.coordinates is not False:  # None: the m,n,k pictures' default, on
         size, gap = p * 0.4, p * 0.72
         for i in range(n):
             x, y = lo_x + i * p, lo_y + i * p

@@ -10,7 +10,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from boardgame_envs.render.canvas import Disc, Item
-from boardgame_envs.render.cells import cell_state, layout_cells
+from boardgame_envs.render.cells import layout_cells
 from boardgame_envs.render.snapshot import Snapshot
 from boardgame_envs.render.scene import Circle, Line, Rect, Text, layout
 from boardgame_envs.render.scene import options as make_options
@@ -76,10 +76,10 @@ def svg(source: Any, *, moves: Any = None, **options: Any) -> SVG:
     same keywords (``cell``, ``coordinates``, ``move_numbers``, ``status``,
     ``ghost``, ``hint``, ``note``).
     """
-    state = cell_state(source)
-    if state is not None:
-        width, height, shapes, title = layout_cells(state, make_options(**options))
-        return document(width, height, shapes, title)
+    drawing = make_options(**options)
     board = Snapshot.of(source, moves)
-    geo, back, front = layout(board, make_options(**options))
+    if board.state is not None:
+        width, height, shapes, title = layout_cells(board.state, drawing, board.moves)
+        return document(width, height, shapes, title)
+    geo, back, front = layout(board, drawing)
     return document(geo.width, geo.height, [*back, *front], f"{board.title()}: {board.status()}")
