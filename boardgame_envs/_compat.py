@@ -83,6 +83,10 @@ RENAMED: dict[str, Renamed] = {
     "boardgame_envs.envs.game_env:GameEnv": Renamed("boardgame_envs.envs.game_env:GameAECEnv", DROPS_IN),
     "boardgame_envs.envs.single_agent:BoardGameEnv": Renamed("boardgame_envs.envs.single_agent:SingleAgentEnv", DROPS_IN),
     "boardgame_envs.vector.gym_env:BoardGameVectorEnv": Renamed("boardgame_envs.vector.gym_env:SingleAgentVectorEnv", DROPS_IN),
+    # The round robin left the match module for a room of its own (boardgame_envs.arena still exports both).
+    "boardgame_envs.arena.matches:round_robin": Renamed("boardgame_envs.arena.tournament:round_robin", DROPS_IN),
+    "boardgame_envs.arena.matches:round_robin_table": Renamed("boardgame_envs.arena.tournament:round_robin_table", DROPS_IN),
+    "boardgame_envs.arena.matches:pair_results": Renamed("boardgame_envs.arena.tournament:pair_results", DROPS_IN),
 }
 
 

@@ -159,6 +159,9 @@ RENAMED_TO = {
     "boardgame_envs.envs.game_env:GameEnv": "boardgame_envs.envs.game_env:GameAECEnv",
     "boardgame_envs.envs.single_agent:BoardGameEnv": "boardgame_envs.envs.single_agent:SingleAgentEnv",
     "boardgame_envs.vector.gym_env:BoardGameVectorEnv": "boardgame_envs.vector.gym_env:SingleAgentVectorEnv",
+    "boardgame_envs.arena.matches:round_robin": "boardgame_envs.arena.tournament:round_robin",
+    "boardgame_envs.arena.matches:round_robin_table": "boardgame_envs.arena.tournament:round_robin_table",
+    "boardgame_envs.arena.matches:pair_results": "boardgame_envs.arena.tournament:pair_results",
 }
 
 

@@ -3,7 +3,7 @@
 - :mod:`~boardgame_envs.arena.referee`: one game; each policy is handed a copy of the
   state and its answer is checked and played on the referee's own state.
 - :mod:`~boardgame_envs.arena.matches`: :func:`match` (pairs, seeds, intervals, Elo,
-  SPRT stops) and :func:`round_robin`.
+  SPRT stops); :mod:`~boardgame_envs.arena.tournament`: :func:`round_robin`.
 - :mod:`~boardgame_envs.arena.evidence`: what a match's games say: distinct games and
   colour pairs, and the score's 95% interval from the distinct ones.
 - :mod:`~boardgame_envs.arena.backends`: where games run (this process, worker
@@ -22,9 +22,8 @@ from boardgame_envs.arena.matches import (
     elo_from_score,
     match,
     pair_points,
-    round_robin,
-    round_robin_table,
 )
+from boardgame_envs.arena.tournament import round_robin, round_robin_table
 from boardgame_envs.arena.referee import COLOR_NAMES, GameTask, PolicyError, play_game, play_record, play_task
 
 __all__ = [

@@ -20,6 +20,12 @@ a small pull towards equality that keeps a 100% record finite. With ``prior=0`` 
 fit is the plain maximum-likelihood estimate (e.g. 3 wins in 4 games: +191 Elo).
 At the optimum every player's expected points equal its points, virtual draws
 included (the likelihood equations): a test holds the fit to them.
+
+A result may carry a weight, ``(a, b, score, weight)``: the games it stands for.
+The round robin weighs each game of a pairing by its share of distinct colour
+pairs (:mod:`boardgame_envs.arena.evidence`), so a pairing of deterministic
+players replaying one pair counts as that one pair, not as every copy of it;
+with every game distinct the weights are 1 and the fit is the plain one.
 """
 
 from __future__ import annotations
@@ -67,29 +73,35 @@ class Ratings:
         return float(self.elo[i] - self.elo[j]), Z95 * math.sqrt(max(var, 0.0))
 
 
-def pair_totals(players: Sequence[str], results: Iterable[tuple[str, str, float]]) -> tuple[np.ndarray, np.ndarray]:
-    """Games ``n[i, j]`` and points ``s[i, j]`` of ``i`` against ``j`` (``i < j``) from ``(a, b, score_of_a)``."""
+def pair_totals(players: Sequence[str], results: Iterable[tuple]) -> tuple[np.ndarray, np.ndarray]:
+    """Games ``n[i, j]`` and points ``s[i, j]`` of ``i`` against ``j`` (``i < j``) from ``(a, b, score_of_a)``
+    or ``(a, b, score_of_a, weight)`` (a game counted as ``weight`` games, ``0 < weight <= 1``)."""
     where = {p: i for i, p in enumerate(players)}
     n = np.zeros((len(players), len(players)))
     s = np.zeros_like(n)
-    for a, b, score in results:
+    for a, b, score, *rest in results:
         if a == b:
             raise RatingError(f"a game of {a!r} against itself cannot be rated")
         if score not in (0.0, 0.5, 1.0):
             raise RatingError(f"a game's score is 0, 0.5 or 1, got {score!r}")
+        weight = rest[0] if rest else 1.0
+        if len(rest) > 1 or not 0.0 < weight <= 1.0:
+            raise RatingError(f"a result is (a, b, score) or (a, b, score, weight) with 0 < weight <= 1, got "
+                              f"{(a, b, score, *rest)!r}")  # fmt: skip
         i, j = where[a], where[b]
         if i > j:
             i, j, score = j, i, 1.0 - score
-        n[i, j] += 1
-        s[i, j] += score
+        n[i, j] += weight
+        s[i, j] += weight * score
     return n, s
 
 
 def fit(
-    players: Sequence[str], results: Iterable[tuple[str, str, float]], fixed: dict[str, float] | None = None,
+    players: Sequence[str], results: Iterable[tuple], fixed: dict[str, float] | None = None,
     prior: float = 1.0, *, anchor: str = "first",
 ) -> Ratings:  # fmt: skip
-    """Elo ratings of ``players`` from ``(a, b, score_of_a)`` results, one triple a game.
+    """Elo ratings of ``players`` from ``(a, b, score_of_a)`` results, one triple a game (or
+    ``(a, b, score_of_a, weight)``: a game that counts as ``weight`` games).
 
     ``anchor="first"`` holds the ``fixed`` ratings (default: the first player at 0);
     ``anchor="mean"`` places the mean of all the ratings at 0 and takes no ``fixed``.

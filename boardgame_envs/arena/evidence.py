@@ -87,12 +87,22 @@ def game_key(record: Any, a_black: bool) -> tuple:
     return (tuple(record.moves), record.winner, record.forfeit, a_black)
 
 
+def unit_keys(records: Sequence[Any], a_black: Sequence[bool], paired: bool = True) -> list[tuple]:
+    """What makes two units the same, unit by unit in order: a colour pair's two game keys (``paired``; a last
+    game without its partner is a unit of its own), else one game's key. The SPRT counts its samples by them."""
+    keys = [game_key(r, black) for r, black in zip(records, a_black)]
+    if not paired:
+        return [(key,) for key in keys]
+    return [tuple(keys[i : i + 2]) for i in range(0, len(keys), 2)]
+
+
 def from_records(records: Sequence[Any], a_black: Sequence[bool], points: Sequence[float]) -> Evidence:
     """The evidence of a match's games in order (``points``: A's points in each, 1 / 0.5 / 0)."""
-    keys = [game_key(r, black) for r, black in zip(records, a_black)]
-    units = [(sum(points[i : i + 2]), len(points[i : i + 2]), tuple(keys[i : i + 2])) for i in range(0, len(keys), 2)]
-    single = len(keys) % 2 == 1
-    return _evidence(units, len(keys), len(set(keys)), paired=True, single=single)
+    keys = unit_keys(records, a_black)
+    units = [(sum(points[2 * u : 2 * u + 2]), len(key), key) for u, key in enumerate(keys)]
+    single = len(records) % 2 == 1
+    distinct_games = len({key for pair in keys for key in pair})
+    return _evidence(units, len(records), distinct_games, paired=True, single=single)
 
 
 def from_counts(wins: int, draws: int, losses: int) -> Evidence:

@@ -1,5 +1,7 @@
 """Matches between policies: colour-swapped pairs over openings, seeded, parallel; intervals, Elo, SPRT.
 
+The round robin over several policies is :mod:`boardgame_envs.arena.tournament`.
+
 A *spec* names a policy so that worker processes can build it: anything
 :func:`boardgame_envs.policies.registry.make_policy` accepts (``"mcts:simulations=200"``,
 a pair ``(name, kwargs)``, a ``.pt`` checkpoint path, any picklable factory
@@ -41,12 +43,12 @@ from typing import Any
 
 import numpy as np
 
+from boardgame_envs._compat import renamed_attributes
 from boardgame_envs.arena.backends import check_backend, run_tasks
-from boardgame_envs.arena.elo import fit
-from boardgame_envs.arena.evidence import Evidence, from_counts, from_records
+from boardgame_envs.arena.evidence import Evidence, from_counts, from_records, unit_keys
 from boardgame_envs.arena.records import GameRecord, games_dir, save_new
 from boardgame_envs.arena.referee import GameTask, play_task
-from boardgame_envs.arena.sprt import SPRT
+from boardgame_envs.arena.sprt import SPRT, Samples
 from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.opening_game import OpeningRuleGame
@@ -81,6 +83,11 @@ class MatchResult:
     sprt: SPRT | None = None
     llr: float = 0.0
     decision: str | None = None  # "H0" or "H1" once the SPRT stopped the match
+    sprt_samples: int = 0  # the SPRT's samples (pairs or games) so far, and how many of them were distinct
+    sprt_distinct: int = 0
+    # > 0 when the SPRT stopped undecided: its last ``replaying`` samples, a whole cycle of the starts, replayed
+    # the cycle before them move for move
+    replaying: int = 0
 
     @property
     def wins(self) -> int:
@@ -170,11 +177,25 @@ class MatchResult:
         else:
             lines.append(f"  score {s:.3f}: no interval and no Elo, the games cannot bound them")
         if self.sprt is not None:
-            lower, upper = self.sprt.bounds
-            verdict = {"H1": f"H1 accepted (Elo >= {self.sprt.elo1:g})", "H0": f"H0 accepted (Elo <= {self.sprt.elo0:g})"}
-            lines.append(f"  {self.sprt}: LLR {self.llr:+.2f} ({lower:+.2f}, {upper:+.2f}): "
-                         f"{verdict.get(self.decision or '', 'no decision yet')}")  # fmt: skip
+            lines.append(f"  {self.sprt_text()}")
         return "\n".join(lines)
+
+    def sprt_text(self) -> str:
+        """The SPRT's line: its LLR, bounds and verdict, and what the LLR counted when some samples were replays."""
+        assert self.sprt is not None
+        lower, upper = self.sprt.bounds
+        what = "colour pair" if self.pairs else "game"
+        verdict = {"H1": f"H1 accepted (Elo >= {self.sprt.elo1:g})", "H0": f"H0 accepted (Elo <= {self.sprt.elo0:g})"}
+        text = f"{self.sprt}: LLR {self.llr:+.2f} ({lower:+.2f}, {upper:+.2f}): "
+        counted = f"{self.sprt_distinct} distinct {what}s of {self.sprt_samples}"
+        if self.replaying:
+            return (text + f"no decision on this evidence: the last {self.replaying} {what}(s) replayed the "
+                    f"{self.replaying} before them move for move, so more games would add nothing ({counted}; "
+                    f"vary the openings)")  # fmt: skip
+        text += verdict.get(self.decision or "", "no decision yet")
+        if self.sprt_distinct < self.sprt_samples:
+            text += f" ({counted}: a replayed {what} adds nothing)"
+        return text
 
 
     def black_share(self) -> str:
@@ -291,6 +312,8 @@ def match(
     if names[0] == names[1]:
         names = (names[0] + " (A)", names[1] + " (B)")
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
+    starts = len(chosen) or 1  # the starts cycle (and seats alternate), so deterministic players replay a cycle
+    samples = Samples(starts if pairs else math.lcm(starts, 2)) if sprt is not None else None
     tasks = []
     for i in range(games):
         opening = (chosen[(i // 2 if pairs else i) % len(chosen)]) if chosen else None
@@ -310,7 +333,7 @@ def match(
                 except OSError as exc:
                     result.not_saved = f"games {task.index + 1} on were not saved: {exc}"
             bar.update()
-            if sprt is not None and _sprt_step(result, sprt):
+            if samples is not None and _sprt_step(result, sprt, samples):
                 break
     except KeyboardInterrupt:
         result.interrupted = True
@@ -336,64 +359,26 @@ def _count(result: MatchResult, task: GameTask, record: GameRecord) -> None:
     result.records.append(record)
 
 
-def _sprt_step(result: MatchResult, sprt: SPRT) -> bool:
-    """Update the LLR after a game (after a completed pair in pair matches); True once it decides."""
-    records = result.records
-    if result.pairs:
-        if len(records) % 2:
-            return False
-        samples = [p / 2 for p in pair_points(records, result.a_black)]
-    else:
-        samples = [a_points(r, black) for r, black in zip(records, result.a_black)]
-    result.llr = sprt.llr(samples, pairs=result.pairs)
+def _sprt_step(result: MatchResult, sprt: SPRT, samples: Samples) -> bool:
+    """Update the LLR after a game (after a completed pair in pair matches); True once it decides, or once a
+    whole cycle of the starts replayed the one before it (``result.replaying``: undecided, more games add nothing).
+
+    A replayed sample moves the frequencies but adds no evidence, so it never decides: only a new one does.
+    """
+    records, a_black = result.records, result.a_black
+    size = 2 if result.pairs else 1
+    if len(records) % size:
+        return False
+    last = len(records) - size
+    (key,) = unit_keys(records[last:], a_black[last:], paired=result.pairs)
+    new = samples.add(sum(a_points(r, b) for r, b in zip(records[last:], a_black[last:])) / size, key)
+    result.llr = sprt.llr(samples.scores, pairs=result.pairs, distinct=samples.distinct)
+    result.sprt_samples, result.sprt_distinct = len(samples.scores), samples.distinct
+    if not new:
+        result.replaying = samples.cycle if samples.replaying else 0
+        return samples.replaying
     result.decision = sprt.decision(result.llr)
     return result.decision is not None
 
 
-def round_robin(
-    env_fn: Callable[[], Any], specs: dict[str, Any], games: int = 20, seed: int = 0, jobs: int = 1,
-    progress: bool = True, openings: Any = None, pairs: list[MatchResult] | None = None,
-) -> dict[str, float]:  # fmt: skip
-    """Every pair plays ``games``; returns Elo ratings (mean 0), best first, from :func:`boardgame_envs.arena.elo.fit`.
-
-    The fit counts one virtual draw between every pair (``prior=1``), so a policy
-    that won every game still gets a finite rating. ``openings`` as in
-    :func:`match`. ``pairs``, when given, receives each pair's :class:`MatchResult`
-    (for :func:`round_robin_table`).
-    """
-    names = list(specs)
-    results: list[tuple[str, str, float]] = []
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            r = match(env_fn, specs[names[i]], specs[names[j]], games, seed + 1000 * i + j, jobs, progress,
-                      openings=openings)  # fmt: skip
-            if r.interrupted:
-                raise KeyboardInterrupt  # the table needs every pair: stop here
-            if pairs is not None:
-                pairs.append(r)
-            results += pair_results(names[i], names[j], r)
-    ratings = fit(names, results, prior=1.0, anchor="mean")
-    return dict(sorted(zip(names, (float(e) for e in ratings.elo)), key=lambda kv: -kv[1]))
-
-
-def pair_results(a: str, b: str, result: MatchResult) -> list[tuple[str, str, float]]:
-    """A match as the Elo fit reads it: one ``(a, b, points of a)`` a game."""
-    return [(a, b, 1.0)] * result.wins + [(a, b, 0.5)] * result.draws + [(a, b, 0.0)] * result.losses
-
-
-def round_robin_table(elo: dict[str, float], pairs: list[MatchResult]) -> str:
-    """The round robin as text: Elo per policy, then each pair's wins, draws, losses and score with its
-    95% interval, in columns as wide as the longest name (checkpoint paths included)."""
-    width = max(len(name) for name in elo)
-    games = sorted({r.games for r in pairs})
-    lines = [f"Elo (mean 0), {'/'.join(map(str, games))} games per pair"]
-    lines += [f"  {name:<{width}}  {rating:+6.0f}" for name, rating in elo.items()]
-    pair_width = 2 * width + 4
-    lines.append(f"  {'pair':<{pair_width}}{'W':>5}{'D':>5}{'L':>5}  score of the first (95%)")
-    for r in pairs:
-        ev = r.evidence()
-        bound = f"({ev.low:.3f}..{ev.high:.3f})" if ev.bounded else "(no bound: the same games every time)"
-        repeats = f", {ev.distinct_units} distinct colour pairs of {ev.units}" if ev.bounded and ev.repeats else ""
-        lines.append(f"  {r.name_a + ' vs ' + r.name_b:<{pair_width}}{r.wins:>5}{r.draws:>5}{r.losses:>5}"
-                     f"  {ev.score:.3f} {bound}{repeats}")  # fmt: skip
-    return "\n".join(lines)
+__getattr__ = renamed_attributes(__name__)  # round_robin & co. moved to arena.tournament, with a warning until it goes

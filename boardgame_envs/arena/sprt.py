@@ -16,20 +16,31 @@ pair (its mean score: 0, 1/4, 1/2, 3/4, 1, the *pentanomial* model) when the
 match plays pairs, else one game (0, 1/2, 1: *trinomial*). Pairs are the
 right unit there: the two games of a pair share an opening, so they are not
 independent, and treating them as such misstates the variance.
+
+A sample played again move for move is not new evidence (two deterministic
+players from one start replay one game): as in
+:mod:`boardgame_envs.arena.evidence`, the frequencies ``p`` take every sample,
+but ``N`` counts the **distinct** ones (:class:`Samples` keys them by
+:func:`~boardgame_envs.arena.evidence.unit_keys`), so a replay adds nothing and
+cannot decide. When a whole cycle through the match's starts replays the cycle
+before it, the players are replaying their games and no new sample will come:
+the test stops there, undecided (:attr:`Samples.replaying`). With every sample
+distinct the LLR is fishtest's.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq
 
 PSEUDO_COUNT = 1e-3
 
-__all__ = ["PSEUDO_COUNT", "SPRT", "expected_score"]
+__all__ = ["PSEUDO_COUNT", "SPRT", "Samples", "expected_score"]
 
 
 def _closest_with_mean(freq: np.ndarray, outcomes: np.ndarray, mean: float) -> np.ndarray:
@@ -84,12 +95,17 @@ class SPRT:
         """(lower, upper): accept H0 at or below the lower, H1 at or above the upper."""
         return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
-    def llr(self, samples: Sequence[float], pairs: bool = False) -> float:
+    def llr(self, samples: Sequence[float], pairs: bool = False, distinct: int | None = None) -> float:
         """The GSPRT log-likelihood ratio of the samples: game scores (0, 1/2, 1), or pair means with ``pairs``.
 
-        Each outcome gets a pseudo-count of 0.001 (as fishtest does), so that a run
-        of identical results still has a distribution to fit.
+        ``distinct``: how many of the samples are distinct games or pairs (default: all of them); the
+        frequencies take every sample, the evidence ``N`` only the distinct ones. Each outcome gets a
+        pseudo-count of 0.001 (as fishtest does), so that a run of identical results still has a
+        distribution to fit.
         """
+        n = len(samples) if distinct is None else distinct
+        if not 0 <= n <= len(samples) or (samples and n == 0):
+            raise ValueError(f"distinct must be 1..{len(samples)} for {len(samples)} samples, got {distinct!r}")
         if not samples:
             return 0.0
         outcomes = np.array((0.0, 0.25, 0.5, 0.75, 1.0) if pairs else (0.0, 0.5, 1.0))
@@ -99,7 +115,7 @@ class SPRT:
         freq = counts / counts.sum()
         q0 = _closest_with_mean(freq, outcomes, expected_score(self.elo0))
         q1 = _closest_with_mean(freq, outcomes, expected_score(self.elo1))
-        return float(len(samples) * np.sum(freq * np.log(q1 / q0)))
+        return float(n * np.sum(freq * np.log(q1 / q0)))
 
     def decision(self, llr: float) -> str | None:
         """``"H0"`` or ``"H1"`` once the LLR crosses a bound, else None (play on)."""
@@ -112,3 +128,43 @@ class SPRT:
 
     def __str__(self) -> str:
         return f"SPRT elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
+
+
+@dataclass
+class Samples:
+    """An SPRT's samples as a match plays them, each with its key (what makes two samples the same game or pair).
+
+    ``cycle``: samples in one cycle through the match's starts (openings and seats), after which deterministic
+    players play the same samples again.
+    """
+
+    cycle: int
+    scores: list[float] = field(default_factory=list)
+    keys: list[Any] = field(default_factory=list)
+    seen: set = field(default_factory=set)
+    run: int = 0  # how many samples in a row were the sample one cycle before them
+
+    def __post_init__(self) -> None:
+        if self.cycle < 1:
+            raise ValueError(f"a cycle is at least one sample, got {self.cycle!r}")
+
+    def add(self, score: float, key: Any) -> bool:
+        """Count a sample; True when it is new evidence (no earlier sample had its key)."""
+        new = key not in self.seen
+        self.seen.add(key)
+        replays = len(self.keys) >= self.cycle and self.keys[-self.cycle] == key
+        self.run = self.run + 1 if replays else 0
+        self.scores.append(score)
+        self.keys.append(key)
+        return new
+
+    @property
+    def distinct(self) -> int:
+        """Distinct samples: the evidence ``N`` of the LLR."""
+        return len(self.seen)
+
+    @property
+    def replaying(self) -> bool:
+        """Whether the last whole cycle replayed the cycle before it, sample for sample: the players play each
+        start the same way every time, so more games would repeat these samples."""
+        return self.run >= self.cycle

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from boardgame_envs.arena import MatchResult, matches
+from boardgame_envs.arena import MatchResult, tournament
 from boardgame_envs.arena.elo import Z95, C, RatingError, fit, pair_totals
 
 STEP = 400 * math.log10(2)  # the Elo gap at which the stronger side scores 2/3
@@ -145,12 +145,12 @@ def test_round_robin_ratings_are_the_fit(monkeypatch):
         w, d, l = table[spec_a, spec_b]
         return MatchResult(spec_a, spec_b, {"first": [w, d, l], "second": [0, 0, 0]})
 
-    monkeypatch.setattr(matches, "match", fake_match)
+    monkeypatch.setattr(tournament, "match", fake_match)
     pairs: list[MatchResult] = []
-    elo = matches.round_robin(None, {"a": "a", "b": "b", "c": "c"}, games=14, progress=False, pairs=pairs)
+    elo = tournament.round_robin(None, {"a": "a", "b": "b", "c": "c"}, games=14, progress=False, pairs=pairs)
     assert list(elo) == ["a", "b", "c"] and len(pairs) == 3
     assert elo == pytest.approx(HAND_ELO, abs=1e-3)
     # Two players: one virtual draw, so a 10-0 sweep is 10.5 of 11 points, not an infinite gap.
     table[("a", "b")] = [10, 0, 0]
-    two = matches.round_robin(None, {"a": "a", "b": "b"}, games=10, progress=False)
+    two = tournament.round_robin(None, {"a": "a", "b": "b"}, games=10, progress=False)
     assert two["a"] - two["b"] == pytest.approx(400 * math.log10(10.5 / 0.5), abs=1e-3)
