@@ -51,7 +51,7 @@ def test_deterministic_players_over_three_openings_do_not_decide():
 
 def test_deterministic_players_from_the_empty_board_do_not_decide():
     r = match(tictactoe_v0.env, Fixed("perfect", 0), Fixed("random", 1), games=200, sprt="0,200", progress=False)
-    assert r.losses == 0 and not r.pairs  # perfect wins or draws: the old test accepted H1 after 8 games
+    assert r.losses == 0 and not r.pairs  # perfect wins or draws: the old SPRT accepted H1 after 8 games
     assert r.decision is None and r.replaying == 2 and r.games == 4 and r.sprt_distinct == 2
     assert "the last 2 game(s) replayed the 2 before them move for move" in str(r)
 
@@ -81,7 +81,7 @@ def reference_llr(t: SPRT, samples: list[float], pairs: bool) -> float:
     return float(len(samples) * p @ np.log(q1 / q0))
 
 
-def test_every_sample_distinct_is_fishteds_llr():
+def test_every_sample_distinct_is_fishtests_llr():
     rng = np.random.default_rng(7)
     t = SPRT(-10, 40)
     for pairs, outcomes in ((True, [0.0, 0.25, 0.5, 0.75, 1.0]), (False, [0.0, 0.5, 1.0])):
