@@ -10,7 +10,7 @@ from typing import Any
 
 from boardgame_envs.cliargs import (
     GAMES_ARG, JOBS_ARG, SEED_ARG, OneLineParser, PolicyList, add_engine_argument, add_game_arguments, add_opening_rule_argument, game_env_fn,
-    policy_arg, say_interrupted, unknown_game,
+    parameters_of, policy_arg, say_interrupted, unknown_game,
 )  # fmt: skip
 from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy
@@ -130,6 +130,8 @@ def replay_record(args: argparse.Namespace) -> int:
     from boardgame_envs.arena.records import load
     from boardgame_envs.ui.replay import frame, header, replay_terminal
 
+    if args.param:
+        raise ValueError(f"{args.file} is a record, which names its game and parameters: leave out --param")
     record = load(args.file)
     if args.gif:
         from boardgame_envs.games.mnk import MNKGame
@@ -167,7 +169,7 @@ def replay(args: argparse.Namespace) -> int:
     from boardgame_envs.render import animate
     from boardgame_envs.ui.replay import move_list, read_move_list
 
-    game = game_info(args.game).game(args.board_size, args.win_length, args.rule)
+    game = game_info(args.game).game(args.board_size, args.win_length, args.rule, **parameters_of(args.param))
     moves = read_move_list(args.file, game)  # bounded as a record is; bad moves quoted short
     text, status = move_list(game, moves)  # an illegal move: IllegalMoveError (a ValueError) naming it
     if args.gif:
@@ -287,7 +289,8 @@ def ladder_with_networks(args: argparse.Namespace) -> int:
     from boardgame_envs.ladder.ladders import ladder_for
 
     status = ladder_cli.run_ladder(args)
-    lines = rated_on(ladder_for(args.game, args.rule, args.board_size).name, markdown=args.markdown)
+    lines = rated_on(ladder_for(args.game, args.rule, args.board_size, parameters_of(args.param)).name,
+                     markdown=args.markdown)  # fmt: skip
     if lines:
         print("\n" + "\n".join(lines))
     return status

@@ -9,18 +9,22 @@ ladder's name (``gomoku9``) and picks among the game's ladders.
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from boardgame_envs.envs.factory import env_fn
+from boardgame_envs.envs.factory import env_fn, make_env
 from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.games.mnk import RULES
 from boardgame_envs.games.opening_rules import valid_names
-from boardgame_envs.policies.registry import check_spec
+from boardgame_envs.games.parameters import assignments
+from boardgame_envs.policies.registry import check_spec, parse_value
 
 GOMOKU = GAMES["gomoku"]
+# make_env's own keywords, which a --param could otherwise set behind the command's back
+ENV_ARGUMENTS = tuple(name for name, p in inspect.signature(make_env).parameters.items() if p.kind is not p.VAR_KEYWORD)
 
 
 MARKUP = re.compile(r"``(.+?)``")
@@ -75,7 +79,8 @@ def game_arg(order: str | None = None) -> Callable[[str], str]:
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = None, order: str | None = None) -> None:
-    """The positional game and ``--board-size / --win-length / --rule`` (gomoku only; defaults from the catalog).
+    """The positional game, ``--board-size / --win-length / --rule`` (gomoku only; defaults from the catalog) and
+    ``--param KEY=VALUE`` (a game whose catalog entry declares parameters).
 
     ``order`` says how the command takes its positional arguments (``arena takes GAME, then two or more
     POLICY``), for the error of a word that is no game."""
@@ -89,6 +94,34 @@ def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = No
     parser.add_argument("--board-size", type=int, default=None, help=f"gomoku: {lo}..{hi} (default {GOMOKU.default_size})")
     parser.add_argument("--win-length", type=int, default=None, help=f"gomoku: k in a row (default {GOMOKU.default_win_length})")
     parser.add_argument("--rule", default=None, choices=RULES, help=f"gomoku (default {GOMOKU.default_rule})")
+    add_param_argument(parser)
+
+
+def param_arg(text: str) -> str:
+    """argparse type of ``--param KEY=VALUE``: the text, once it has that form (its value is read by
+    :func:`parameters_of`, the game's entry checks both when the game is built)."""
+    try:
+        assignments([text])
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def add_param_argument(parser: argparse.ArgumentParser) -> None:
+    """``--param KEY=VALUE`` (repeatable): a parameter the game's catalog entry declares (``rows=3``)."""
+    parser.add_argument("--param", metavar="KEY=VALUE", type=param_arg, action="append", default=[],
+                        help="a parameter the game's catalog entry declares (e.g. rows=3); repeat for more")  # fmt: skip
+
+
+def parameters_of(options: list[str]) -> dict[str, Any]:
+    """``--param`` options as the game's parameters, ``["rows=3"]`` -> ``{"rows": 3}`` (numbers and true/false read
+    as policy arguments are); a key given twice, or one of the command's own (``board_size``, ``raw``), is a
+    ValueError (one line on the command line)."""
+    parameters = {key: parse_value(value) for key, value in assignments(options).items()}
+    taken = [key for key in parameters if key in ENV_ARGUMENTS]  # make_env's own: never a game's parameter
+    if taken:
+        raise ValueError(f"--param {taken[0]}: {taken[0]} is no game parameter (the command's own options set it)")
+    return parameters
 
 
 def add_opening_rule_argument(parser: argparse.ArgumentParser) -> None:
@@ -99,11 +132,11 @@ def add_opening_rule_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def game_env_fn(args: argparse.Namespace, **kwargs: Any) -> Callable[[], Any]:
-    """``() -> env`` for the parsed game arguments (and ``--opening-rule``, where the subcommand has it);
-    arguments that do not apply to the game raise ValueError."""
+    """``() -> env`` for the parsed game arguments (``--param`` too, and ``--opening-rule``, where the subcommand
+    has it); arguments that do not apply to the game raise ValueError."""
     if getattr(args, "opening_rule", None) is not None:
         kwargs.setdefault("opening_rule", args.opening_rule)
-    return env_fn(args.game, args.board_size, args.win_length, args.rule, **kwargs)
+    return env_fn(args.game, args.board_size, args.win_length, args.rule, **kwargs, **parameters_of(args.param))
 
 
 def policy_arg(text: str) -> str:

@@ -85,6 +85,22 @@ def given(parameters: Any) -> dict[str, Any]:
     return dict(parameters)
 
 
+def assignments(words: Any, what: str = "--param") -> dict[str, str]:
+    """``["rows=3", "columns=2"]`` -> ``{"rows": "3", "columns": "2"}``, as the command line's ``--param`` and a
+    record's ``parameters:`` line spell them (the values still text); ``ValueError`` naming ``what`` for a word
+    that is not KEY=VALUE or a key given twice."""
+    out: dict[str, str] = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        key = key.strip()
+        if not eq or not key.isidentifier():
+            raise ValueError(f"{what} takes KEY=VALUE (e.g. rows=3), got {word!r:.60}")
+        if key in out:
+            raise ValueError(f"{what} {key} given twice")
+        out[key] = value
+    return out
+
+
 def takes_name(factory: Callable[..., Any]) -> bool:
     """Whether ``factory`` takes a ``name`` keyword (one class serving several entries)."""
     try:

@@ -18,7 +18,9 @@ import argparse
 import sys
 from typing import Any
 
-from boardgame_envs.cliargs import GAMES_ARG, JOBS_ARG, SEED_ARG, add_engine_argument, add_opening_rule_argument
+from boardgame_envs.cliargs import (
+    GAMES_ARG, JOBS_ARG, SEED_ARG, add_engine_argument, add_opening_rule_argument, add_param_argument, parameters_of,
+)  # fmt: skip
 from boardgame_envs.ladder.ladders import LADDERS_VARIABLE
 
 
@@ -27,6 +29,7 @@ def _game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board-size", type=int, default=None, help="gomoku: 8, 9 or 15 (default 15)")
     parser.add_argument("--rule", default=None, help="gomoku: renju or freestyle; default renju (the game's default) "
                         "where a renju ladder exists (15x15), else freestyle (8x8, 9x9)")  # fmt: skip
+    add_param_argument(parser)
 
 
 def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,7 +42,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     from boardgame_envs.ladder.ladders import ladder_for
     from boardgame_envs.ladder.report import format_table, write_plot
 
-    ladder = ladder_for(args.game, args.rule, args.board_size)
+    ladder = ladder_for(args.game, args.rule, args.board_size, parameters_of(args.param))
     plot = write_plot(ladder, args.plot) if args.plot else None  # first: a path it cannot write is the only output
     print(format_table(ladder, markdown=args.markdown))
     if plot is not None:
@@ -62,10 +65,14 @@ def add_rate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_rate(args: argparse.Namespace) -> int:
+    from boardgame_envs.ladder.ladders import ladder_for
     from boardgame_envs.ladder.rating import rate
 
+    game, rule, board_size, parameters = args.game, args.rule, args.board_size, parameters_of(args.param)
+    if parameters:  # the built ladder of the game with these parameters, by its name
+        game, rule, board_size = ladder_for(game, rule, board_size, parameters).name, None, None
     try:
-        rating = rate(args.policy, args.game, rule=args.rule, board_size=args.board_size, games=args.games,
+        rating = rate(args.policy, game, rule=rule, board_size=board_size, games=args.games,
                       seed=args.seed, jobs=args.jobs, precision=args.precision, backend=args.backend,
                       save_games=args.save_games, opening_rule=args.opening_rule)  # fmt: skip
     except KeyboardInterrupt:
@@ -85,8 +92,7 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", metavar="GAME", help="a catalog game (any: its ladder is built from built-in levels)")
     parser.add_argument("--board-size", type=int, default=None, help="an m,n,k game's board side (gomoku: 5..19)")
     parser.add_argument("--rule", default=None, help="an m,n,k game's rule (freestyle, standard, renju)")
-    parser.add_argument("--param", metavar="KEY=VALUE", action="append", default=[],
-                        help="a parameter the game's catalog entry declares (e.g. rows=3); repeat for more")  # fmt: skip
+    add_param_argument(parser)
     parser.add_argument("--level", metavar="SPEC", action="append", default=None,
                         help=f"a level, weakest first, random the first (repeat; default: {' '.join(GENERIC_LEVELS)})")
     parser.add_argument("--games-per-pair", type=GAMES_ARG, default=20,
@@ -134,14 +140,9 @@ def build_target(args: argparse.Namespace) -> Any:
     from boardgame_envs.ladder.ladders import (
         GENERIC_LEVELS, LADDERS, NAME_PATTERN, Ladder, LadderError, built_name, check_level, ladder_for, user_dir,
     )  # fmt: skip
-    from boardgame_envs.policies.registry import make_policy, parse_value
+    from boardgame_envs.policies.registry import make_policy
 
-    parameters = {}
-    for option in args.param:
-        key, eq, value = option.partition("=")
-        if not eq or not key.strip().isidentifier():
-            raise ValueError(f"--param takes KEY=VALUE (e.g. rows=3), got {option!r}")
-        parameters[key.strip()] = parse_value(value)
+    parameters = parameters_of(args.param)
     info = game_info(args.game)
     game = info.game(args.board_size, None, args.rule, **parameters)  # arguments that do not apply fail here
     if args.name is None:

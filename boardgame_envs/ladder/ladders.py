@@ -183,27 +183,31 @@ LADDERS: dict[str, Ladder] = {
 }
 
 
-def ladder_for(game: str, rule: str | None = None, board_size: int | None = None) -> Ladder:
+def ladder_for(game: str, rule: str | None = None, board_size: int | None = None,
+               parameters: dict[str, Any] | None = None) -> Ladder:  # fmt: skip
     """The ladder of a catalog game (``tictactoe``, ``gomoku``, ``renju``, ``connect_four``) or a ladder's name.
 
     A game's arguments pick among its ladders; with no rule given, the game's
     default rule is tried first (gomoku: renju), then the game's other rules,
     so ``gomoku --board-size 9`` finds the 9x9 freestyle ladder. Then the ladders
     built for any game (:func:`user_dir`), by name: a game's own, for its arguments
-    (:func:`built_name`: ``dots_and_boxes``, ``gomoku7``), or a built ladder's name.
+    (:func:`built_name`: ``dots_and_boxes``, ``gomoku7``), or a built ladder's name;
+    with ``parameters`` (``{"rows": 3}``, checked by the game's entry), any built ladder of that game.
     None: ``LadderError`` naming the command that builds one.
     """
-    if game in LADDERS and rule is None and board_size is None:
+    plain = rule is None and board_size is None and not parameters
+    if game in LADDERS and plain:
         return LADDERS[game]
     from boardgame_envs.games.catalog import GAMES, game_info
 
-    built = built_ladder(game) if game not in GAMES and rule is None and board_size is None else None
+    built = built_ladder(game) if game not in GAMES and plain else None
     if built is not None:
         return built
+    given = parameters or {}
     try:
         info = game_info(game)
-        wanted = [info.game(board_size, None, rule)] if rule is not None or not info.rules else [
-            info.game(board_size, None, r) for r in dict.fromkeys((info.default_rule, *info.rules))
+        wanted = [info.game(board_size, None, rule, **given)] if rule is not None or not info.rules else [
+            info.game(board_size, None, r, **given) for r in dict.fromkeys((info.default_rule, *info.rules))
         ]  # fmt: skip
     except ValueError as exc:
         raise LadderError(f"{exc}; ladders: {_ladder_list()}") from None
@@ -211,12 +215,20 @@ def ladder_for(game: str, rule: str | None = None, board_size: int | None = None
         for ladder in LADDERS.values():
             if ladder.game_object() == target:
                 return ladder
-    built = built_ladder(built_name(game, board_size, rule))
+    built = built_ladder(built_name(game, board_size, rule, parameters))
     if built is not None:
         return built
-    what = " ".join([game, *([f"{board_size}x{board_size}"] if board_size else []), *([f"rule {rule!r}"] if rule else [])])
+    for name in built_names() if parameters else ():  # built under another name, or with its defaults spelt out
+        try:
+            built = built_ladder(name)
+        except ValueError:  # another game's corrupt table is no answer here
+            continue
+        if built is not None and built.game == game and built.game_object() == wanted[0]:
+            return built
+    what = " ".join([game, *([f"{board_size}x{board_size}"] if board_size else []), *([f"rule {rule!r}"] if rule else []),
+                     *(f"{key}={value}" for key, value in given.items())])  # fmt: skip
     how = " ".join(["boardgame-envs ladder build", game, *([f"--board-size {board_size}"] if board_size else []),
-                    *([f"--rule {rule}"] if rule else [])])  # fmt: skip
+                    *([f"--rule {rule}"] if rule else []), *(f"--param {key}={value}" for key, value in given.items())])  # fmt: skip
     raise LadderError(f"no ladder for {what}; build one with `{how}` (docs/evaluation.md); ladders: {_ladder_list()}")
 
 
