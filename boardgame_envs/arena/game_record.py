@@ -18,7 +18,7 @@ from boardgame_envs.arena import opening_records
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.notation import point_name
 
-__all__ = ["GameRecord", "RecordError", "piskvork_moves"]
+__all__ = ["GameRecord", "RecordError", "game_parameters", "piskvork_moves"]
 
 
 class RecordError(ValueError):
@@ -30,8 +30,9 @@ class GameRecord:
     """One finished game. ``winner``: 1 black, 2 white, 0 draw; ``moves``: actions, black first.
 
     An m,n,k game is named by ``board_size``, ``rule`` and ``win_length``; any other
-    game by its catalog name in ``game`` (``board_size`` 0, ``rule`` ""), and is
-    saved as a list of moves, not SGF (which has no connect four).
+    game by its catalog name in ``game`` and the values of the parameters its entry
+    declares in ``parameters`` (``board_size`` 0, ``rule`` ""; :func:`game_parameters`),
+    and is saved as a list of moves, not SGF (which has no connect four).
 
     Under an opening rule (``opening_rule``, e.g. ``"swap2"``) ``moves`` are the
     game's actions from the start, decisions and offers included (the opening's
@@ -57,6 +58,8 @@ class GameRecord:
     glitches: tuple[int, int] = field(default=(0, 0), compare=False)
     game: str = ""  # the catalog name of a game other than m,n,k ("connect_four")
     opening_rule: str = ""  # the tournament opening rule it was played under ("swap2", "soosorv8"), "" for none
+    # the catalog game's parameters ({"rows": 3, "columns": 3}: every one its entry declares), {} for m,n,k
+    parameters: dict[str, Any] = field(default_factory=dict)
 
     @property
     def result(self) -> str:
@@ -75,7 +78,7 @@ class GameRecord:
         if self.game:
             from boardgame_envs.games.catalog import game_info
 
-            return game_info(self.game).game()
+            return game_info(self.game).game(**self.parameters)
         if self.opening_rule:
             return opening_records.opening_game(self.board_size, self.win_length, self.rule, self.opening_rule)
         from boardgame_envs.games.mnk import MNKGame
@@ -115,6 +118,15 @@ class GameRecord:
         if self.opening_rule:
             return list(self.state(self.opening_moves).opening_stones())
         return list(self.moves[: self.opening_moves])
+
+
+def game_parameters(game: Any) -> dict[str, Any]:
+    """What a record keeps of a catalog game beyond its name: the value of every parameter its entry declares
+    (``{"rows": 3, "columns": 2}``; defaults included, so a record does not change meaning with a default)."""
+    from boardgame_envs.games.catalog import game_info
+    from boardgame_envs.games.parameters import read_back
+
+    return read_back(game, game_info(game.name).parameters)
 
 
 def piskvork_moves(stones: Sequence[int], board_size: int, relative: bool = False) -> str:

@@ -19,13 +19,13 @@ from __future__ import annotations
 import contextlib
 import os
 
-from boardgame_envs.arena.game_record import GameRecord, RecordError, piskvork_moves
+from boardgame_envs.arena.game_record import GameRecord, RecordError, game_parameters, piskvork_moves
 from boardgame_envs.arena.move_list_records import from_move_list, to_move_list
 from boardgame_envs.arena.sgf import MAX_SGF_BYTES, from_sgf, to_sgf
 from boardgame_envs.safeio import atomic_write_new
 
 __all__ = [
-    "MAX_SGF_BYTES", "GameRecord", "RecordError", "from_move_list", "from_sgf", "games_dir", "is_record", "load",
+    "MAX_SGF_BYTES", "GameRecord", "RecordError", "from_move_list", "from_sgf", "game_parameters", "games_dir", "is_record", "load",
     "piskvork_moves", "save", "save_new", "to_move_list", "to_sgf",
 ]  # fmt: skip
 

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.arena.backends import ArenaError
-from boardgame_envs.arena.records import GameRecord
+from boardgame_envs.arena.records import GameRecord, game_parameters
 from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.mnk import IllegalMoveError
@@ -107,7 +107,7 @@ def play_record(
     if mnk or ruled:
         rules = dict(board_size=game.size, rule=game.rule, win_length=game.win_length)
     else:
-        rules = dict(board_size=0, rule="", game=game.name)
+        rules = dict(board_size=0, rule="", game=game.name, parameters=game_parameters(game))
     record = GameRecord(
         **rules, black=names[0], white=names[1], moves=list(raw.moves), winner=0,
         opening=getattr(opening, "name", "") if opening is not None and not ruled else "",

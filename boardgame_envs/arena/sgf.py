@@ -72,6 +72,8 @@ def to_sgf(record: GameRecord) -> str:
     """The record as one SGF game tree (``GM[4]``); m,n,k games only."""
     if record.game:
         raise RecordError(f"SGF has no {record.game}: save its games with save(), which writes a move list")
+    if record.parameters:  # an m,n,k game's size and rule are its SZ, KL and RU: nothing else would be kept
+        raise RecordError(f"an m,n,k record takes board_size, win_length and rule, not parameters {record.parameters}")
     n = record.board_size
     result = _RESULTS[record.winner] + ("F" if record.forfeit and record.winner else "")
     props: list[tuple[str, str | list[str]]] = [("GM", "4"), ("FF", "4"), ("CA", "UTF-8"), ("SZ", str(n)), ("RU", record.rule)]
