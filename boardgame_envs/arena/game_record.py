@@ -6,6 +6,13 @@ written is the business of its formats, :mod:`~boardgame_envs.arena.sgf` for m,n
 :mod:`~boardgame_envs.arena.records` for files. Its moves replay under the rules
 (:meth:`GameRecord.state`), and :func:`piskvork_moves` gives its stones as Gomocup tools hand
 them to engines. Every error a record's reader or writer raises is a :class:`RecordError`.
+
+A record read from a file is believed only as far as its moves bear it out: the readers replay
+the moves under the rules (:func:`replay_moves`, which refuses a move after the end) and
+:func:`check_result` holds the stated result to them. Where the moves reach an end, the stated
+winner (or draw) must be the rules'; where they stop before it, a win needs a forfeit
+(``forfeit``: a fault, a resignation, a loss on time) to say why the game stopped, and a record
+naming no winner reads as a game left unfinished.
 """
 
 from __future__ import annotations
@@ -17,8 +24,9 @@ from typing import Any
 from boardgame_envs.arena import opening_records
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.notation import point_name
+from boardgame_envs.games.opening_game import OpeningRuleGame
 
-__all__ = ["GameRecord", "RecordError", "game_parameters", "piskvork_moves"]
+__all__ = ["GameRecord", "RecordError", "check_result", "game_parameters", "piskvork_moves", "replay_moves"]
 
 
 class RecordError(ValueError):
@@ -90,13 +98,7 @@ class GameRecord:
         count = len(self.moves) if moves is None else moves
         if not 0 <= count <= len(self.moves):
             raise ValueError(f"the game has {len(self.moves)} moves; cannot show the position after {count}")
-        game = self.game_object()
-        if self.opening_rule:
-            return game.state_after(self.moves[:count])
-        state = game.new_state()
-        for action in self.moves[:count]:
-            state.play(action)
-        return state
+        return replay_moves(self.game_object(), self.moves[:count])
 
     @property
     def black_seat(self) -> int:
@@ -118,6 +120,62 @@ class GameRecord:
         if self.opening_rule:
             return list(self.state(self.opening_moves).opening_stones())
         return list(self.moves[: self.opening_moves])
+
+
+def replay_moves(game: Any, moves: Sequence[int]) -> Any:
+    """The state of ``game`` after ``moves`` from its start, each checked by the rules; a one-line
+    :class:`RecordError` naming the first move the rules refuse, or one played after the game ended."""
+    state = game.new_state()
+    for number, action in enumerate(moves, start=1):
+        if state.terminal:
+            raise RecordError(f"move {number} ({game.action_name(action)}) comes after the end of the game: "
+                              f"{_outcome(game, _winner(state))} at move {number - 1}")  # fmt: skip
+        reason = state.illegal_reason(action)
+        if reason is not None:
+            raise RecordError(f"move {number}: {reason}")
+        state.play(action)
+    return state
+
+
+def check_result(record: GameRecord, state: Any) -> None:
+    """Hold ``record``'s stated result to ``state``, the position its moves reach (:func:`replay_moves`); a one-line
+    :class:`RecordError` saying what the record says and what the moves give where they disagree.
+
+    At an end of the game the stated winner must be the rules' winner (0 for a draw), and no forfeit can have
+    ended it. Before an end, a stated winner needs ``forfeit`` (the loser's fault, resignation or loss on time) to
+    say why the game stopped; no winner stated reads as a game left unfinished."""
+    said = _stated(record, state.game)
+    if state.terminal:
+        winner = _winner(state)
+        if record.forfeit or record.winner != winner:
+            raise RecordError(f"the result says {said}, but the moves end in {_outcome(state.game, winner)} "
+                              f"at move {len(record.moves)}")  # fmt: skip
+    elif record.winner and not record.forfeit:
+        count = len(record.moves)
+        raise RecordError(f"the result says {said}, but the game is not over after {count} move{'s' * (count != 1)} "
+                          f"and the record gives no forfeit, resignation or loss on time that ended it")  # fmt: skip
+
+
+def _winner(state: Any) -> int:
+    """The rules' winner as a record names it: a colour under an opening rule (whose winner is a seat), else the
+    state's own."""
+    winner = int(state.winner)
+    return state.color_of(winner) if winner and isinstance(state.game, OpeningRuleGame) else winner
+
+
+def _name(game: Any, winner: int) -> str:
+    return getattr(game, "color_name", game.player_name)(winner)  # the m,n,k family's colours, else the players
+
+
+def _outcome(game: Any, winner: int) -> str:
+    return f"a win for {_name(game, winner)}" if winner else "a draw"
+
+
+def _stated(record: GameRecord, game: Any) -> str:
+    if not record.winner:
+        return "the game was drawn" if not record.forfeit else "the game was drawn by a forfeit"
+    how = (f" by forfeit ({record.fault})" if record.fault else " by forfeit") if record.forfeit else ""
+    return f"{_name(game, record.winner)} won{how}"
 
 
 def game_parameters(game: Any) -> dict[str, Any]:

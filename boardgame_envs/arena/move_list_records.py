@@ -4,15 +4,18 @@
 as ``key: value`` lines, ``game:`` first, then its ``parameters:`` where its catalog
 entry declares some (``rows=3 columns=2``, as ``--param`` spells them), and the
 moves in the game's own notation last; :func:`from_move_list` reads them back into the same record (the round trip),
-replaying every move under the game's rules, and refuses anything else with a
-one-line :class:`~boardgame_envs.arena.game_record.RecordError`.
+replaying every move under the game's rules and holding the stated result to
+them (:func:`~boardgame_envs.arena.game_record.check_result`: a ``result:`` the
+moves contradict, or a win on an unfinished board with no ``fault:`` line, is
+refused), and refuses anything else with a one-line
+:class:`~boardgame_envs.arena.game_record.RecordError`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from boardgame_envs.arena.game_record import GameRecord, RecordError, game_parameters
+from boardgame_envs.arena.game_record import GameRecord, RecordError, check_result, game_parameters, replay_moves
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.parameters import assignments
 from boardgame_envs.policies.registry import parse_value
@@ -73,19 +76,20 @@ def from_move_list(text: str) -> GameRecord:
         raise RecordError(str(exc)) from None
     if values["result"] not in _WINNERS:
         raise RecordError(f"result must be one of {', '.join(_WINNERS)}, got {values['result'][:20]!r}")
-    moves, state = [], game.new_state()
+    moves = []
     for i, name in enumerate(values["moves"].split(), start=1):
         try:
-            action = game.parse_action(name)
-            state.play(action)
+            moves.append(game.parse_action(name))
         except ValueError as exc:
             raise RecordError(f"move {i}: {exc}") from None
-        moves.append(action)
+    state = replay_moves(game, moves)  # every move checked by the rules, none after the end
     opening_moves = values.get("opening moves", "0")
     if not opening_moves.isdigit() or int(opening_moves) > len(moves):
         raise RecordError(f"opening moves must be a count of at most {len(moves)} moves, got {opening_moves[:20]!r}")
     fault = values.get("fault", "")
-    return GameRecord(board_size=0, rule="", black=values.get("first", ""), white=values.get("second", ""),
-                      moves=moves, winner=_WINNERS[values["result"]], opening=values.get("opening", ""),
-                      opening_moves=int(opening_moves), forfeit=bool(fault), reason=values.get("reason", ""),
-                      fault=fault, game=game.name, parameters=game_parameters(game))  # fmt: skip
+    record = GameRecord(board_size=0, rule="", black=values.get("first", ""), white=values.get("second", ""),
+                        moves=moves, winner=_WINNERS[values["result"]], opening=values.get("opening", ""),
+                        opening_moves=int(opening_moves), forfeit=bool(fault), reason=values.get("reason", ""),
+                        fault=fault, game=game.name, parameters=game_parameters(game))  # fmt: skip
+    check_result(record, state)  # the stated result, held to the moves
+    return record

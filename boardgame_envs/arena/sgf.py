@@ -42,7 +42,7 @@ import re
 from typing import Any
 
 from boardgame_envs.arena import opening_records
-from boardgame_envs.arena.game_record import GameRecord, RecordError
+from boardgame_envs.arena.game_record import GameRecord, RecordError, check_result, replay_moves
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.notation import point_name
 
@@ -52,6 +52,9 @@ MAX_SGF_BYTES = 1_000_000  # the largest file records.load and from_sgf read unl
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _RESULTS = {BLACK: "B+", WHITE: "W+", 0: "0"}
+# How a game stopped before its end, in RE after the winner (SGF's conventions): the fault each means.
+_FAULTS = {"r": "resignation", "resign": "resignation", "t": "timeout", "time": "timeout", "f": "", "forfeit": ""}
+_ENDED_BY = {"resignation": "R"}  # written with SGF's own letter; every other fault as F (with FK)
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Z]+")
 _VALUE_END = re.compile(r"[\]\\]")  # the two characters that matter inside a value
@@ -75,7 +78,7 @@ def to_sgf(record: GameRecord) -> str:
     if record.parameters:  # an m,n,k game's size and rule are its SZ, KL and RU: nothing else would be kept
         raise RecordError(f"an m,n,k record takes board_size, win_length and rule, not parameters {record.parameters}")
     n = record.board_size
-    result = _RESULTS[record.winner] + ("F" if record.forfeit and record.winner else "")
+    result = _RESULTS[record.winner] + (_ENDED_BY.get(record.fault, "F") if record.forfeit and record.winner else "")
     props: list[tuple[str, str | list[str]]] = [("GM", "4"), ("FF", "4"), ("CA", "UTF-8"), ("SZ", str(n)), ("RU", record.rule)]
     if record.win_length != 5:
         props.append(("KL", str(record.win_length)))
@@ -156,8 +159,7 @@ def from_sgf(text: str, limit: int = MAX_SGF_BYTES) -> GameRecord:
             if color != expected:
                 raise RecordError(f"move {len(moves) + 1} is {color}'s, but {expected} is to move")
             moves.append(_action(_one(node, color, ""), n))
-    result = _one(root, "RE", "0")
-    winner = BLACK if result.startswith("B+") else WHITE if result.startswith("W+") else 0
+    winner, forfeit, fault = _result(root)
     opening, opening_moves = "", setup
     if "ON" in root:
         name, _, points = _one(root, "ON", "").rpartition(": ")
@@ -167,12 +169,30 @@ def from_sgf(text: str, limit: int = MAX_SGF_BYTES) -> GameRecord:
         opening = " ".join(point_name(a, n) for a in moves[:setup])
     if opening_moves > len(moves):
         raise RecordError(f"the opening ON[...] names {opening_moves} moves, but the game has {len(moves)}")
-    return GameRecord(
+    record = GameRecord(
         board_size=n, rule=rule, black=_one(root, "PB", ""), white=_one(root, "PW", ""),
         moves=moves, winner=winner, win_length=win_length, opening=opening, opening_moves=opening_moves,
-        forfeit=result.endswith("+F"), reason=_one(root, "C", ""), fault=_one(root, "FK", ""),
+        forfeit=forfeit, reason=_one(root, "C", ""), fault=fault,
         extra={k: v[0] if len(v) == 1 else list(v) for k, v in root.items() if k not in _KNOWN},
     )  # fmt: skip
+    try:
+        game = record.game_object()
+    except ValueError as exc:  # a rule this package does not play: its result could not be checked
+        raise RecordError(f"RU[{rule}]: {exc}") from None
+    check_result(record, replay_moves(game, moves))
+    return record
+
+
+def _result(root: dict[str, list[str]]) -> tuple[int, bool, str]:
+    """``RE``'s winner (0 for a draw or no result: ``0``, ``Draw``, ``Void``, ``?``, none), whether the game stopped
+    by the loser's forfeit (``B+F``, ``W+R`` a resignation, ``B+T`` a loss on time), and the forfeit's kind
+    (``FK``, else the one ``RE`` names)."""
+    result = _one(root, "RE", "0")
+    winner = BLACK if result.startswith("B+") else WHITE if result.startswith("W+") else 0
+    fault = _FAULTS.get(result[2:].lower()) if winner else None
+    if fault is None:
+        return winner, False, _one(root, "FK", "")
+    return winner, True, _one(root, "FK", fault)
 
 
 def _read_opening_rule_game(root: dict[str, list[str]], nodes: list[dict[str, list[str]]], n: int, win_length: int,
@@ -186,14 +206,15 @@ def _read_opening_rule_game(root: dict[str, list[str]], nodes: list[dict[str, li
         state = opening_records.replay(game, moves)
     except opening_records.OpeningRecordError as exc:
         raise RecordError(str(exc)) from None
-    result = _one(root, "RE", "0")
-    return GameRecord(
+    winner, forfeit, fault = _result(root)
+    record = GameRecord(
         board_size=n, rule=rule, black=_one(root, "PB", ""), white=_one(root, "PW", ""), moves=moves,
-        winner=BLACK if result.startswith("B+") else WHITE if result.startswith("W+") else 0, win_length=win_length,
-        opening_moves=len(state.actions), forfeit=result.endswith("+F"), reason=_one(root, "C", ""),
-        fault=_one(root, "FK", ""), opening_rule=game.opening.name,
+        winner=winner, win_length=win_length, opening_moves=len(state.actions), forfeit=forfeit,
+        reason=_one(root, "C", ""), fault=fault, opening_rule=game.opening.name,
         extra={k: v[0] if len(v) == 1 else list(v) for k, v in root.items() if k not in _KNOWN},
     )  # fmt: skip
+    check_result(record, state)
+    return record
 
 
 def _parse(text: str) -> list[dict[str, list[str]]]:

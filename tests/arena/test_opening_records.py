@@ -67,7 +67,7 @@ def test_seats_stones_and_move_lists_for_engines():
 
 
 def test_records_from_before_opening_rules_read_as_before():
-    record = from_sgf("(;GM[4]SZ[15]RU[renju]ON[Kagetsu: h8 h9 i9]RE[B+];B[hh];W[hg];B[ig])")
+    record = from_sgf("(;GM[4]SZ[15]RU[renju]ON[Kagetsu: h8 h9 i9]RE[B+R];B[hh];W[hg];B[ig])")
     assert record.opening_rule == "" and record.black_seat == 1 and record.opening_moves == 3
     assert record.stones() == record.moves == [112, 97, 98]
 

@@ -45,7 +45,7 @@ def test_a_played_record_keeps_its_parameters_and_reads_back_as_that_game(rows, 
 def test_the_defaults_are_written_too_and_a_record_without_the_line_reads_at_the_defaults():
     record = played(2)
     assert "parameters: rows=2 columns=2\n" in to_move_list(record)  # a changed default cannot change the record
-    old = "game: dots_and_boxes\nfirst: a\nsecond: b\nresult: 0-1\nmoves: a2\n"  # as written before parameters
+    old = "game: dots_and_boxes\nfirst: a\nsecond: b\nresult: 0-1\nfault: timeout\nmoves: a2\n"  # as written before parameters
     assert from_move_list(old).parameters == {"rows": 2, "columns": 2}
 
 

@@ -110,4 +110,15 @@ def test_fuzz_written_records_read_back(data):
     text = st.text(max_size=30)
     record = GameRecord(n, "freestyle", data.draw(text), data.draw(text), moves, data.draw(st.sampled_from([0, 1, 2])),
                         win_length=min(5, n), reason=data.draw(text))  # fmt: skip
+    # A result the moves bear out (from_sgf holds it to them): stones past a win cut, the rules' winner at an end,
+    # else a stated win is a forfeit's.
+    state = record.game_object().new_state()
+    for count, action in enumerate(moves):
+        if state.terminal:
+            del moves[count:]
+            break
+        state.play(action)
+    if state.terminal:
+        record.winner = int(state.winner)
+    record.forfeit = bool(record.winner) and not state.terminal
     assert from_sgf(to_sgf(record)) == record
