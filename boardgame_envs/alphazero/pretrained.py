@@ -134,6 +134,21 @@ PRETRAINED: dict[str, Pretrained] = {
         ),
         Pretrained(
             name="ppo-connect-four", game="connect_four", rule=None, board_size=None, win_length=None, simulations=0,
+            kind="boardnet",
+            command="python baselines/ppo_selfplay.py --game connect_four --seed 0 --cpu-hours 2 --channels 32 "
+            "--layers 1 --blocks 3 --random-moves 2 --rate-games 100 --out runs/ppo-c4-s0 (the single-file PPO on "
+            "connect four's batched engine: one 3x3 convolution and 3 residual blocks of 32 channels, a logit per "
+            "column, the learner's first 0..2 moves random, 128 games at once against an opponent pool: random, "
+            "greedy at epsilon 0.75/0.5/0.25, greedy and its own last 10 snapshots; its final.pt after the whole "
+            "2 CPU-hour budget, 1,410 updates, 5,775,360 steps, resumed across sessions; "
+            "baselines/results/ppo_selfplay.md)",
+            date="2026-11-28",
+            rating="connect_four ladder +810 (95% +761..+859) in 200 games, level with connect_four/4 (greedy); its "
+            "policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
+            ladder_rating=LadderRating("connect_four", 810, 761, 859, 200),
+        ),
+        Pretrained(
+            name="sb3-connect-four", game="connect_four", rule=None, board_size=None, win_length=None, simulations=0,
             kind="sb3",
             command="python baselines/ppo_sb3_pool.py --game connect_four --seed 0 --cpu-hours 2 --net 128 --lr 3e-4 "
             "--out runs/sb3-connect-four-s0 (the script's defaults until 2026-11-27: MaskablePPO, an MLP of two "

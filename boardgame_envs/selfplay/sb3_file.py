@@ -50,7 +50,7 @@ ZIP_LIMIT = 1024**3
 #: The most bytes of ``policy.pth`` (declared, before it is inflated): 256 MiB.
 POLICY_LIMIT = 256 * 1024**2
 #: The most parameters (weights and biases) of a network an SB3 zip may describe: 25 million (100 MB in float32).
-#: The shipped ``pretrained:ppo-connect-four`` has 57 thousand.
+#: The shipped ``pretrained:sb3-connect-four`` has 57 thousand.
 PARAMETERS_LIMIT = 25_000_000
 #: The most hidden layers in ``net_arch`` (each list), and the most units in one layer or extractor setting.
 LAYERS_LIMIT, WIDTH_LIMIT = 64, 65_536

@@ -47,7 +47,7 @@ def test_loads_and_plays_legal_moves(name):
 
 def test_the_shipped_set_and_its_size():
     assert {"tictactoe", "gomoku-8x8", "renju-15x15", "renju-15x15-v1", "connect-four"} <= set(PRETRAINED)
-    assert {"ppo-connect-four", "ppo-gomoku9", "ppo-renju"} <= set(PRETRAINED)  # the PPO recipes' models (issue 39)
+    assert {"ppo-connect-four", "sb3-connect-four", "ppo-gomoku9", "ppo-renju"} <= set(PRETRAINED)  # the PPO recipes' models (issue 39)
     assert sum(entry.path.stat().st_size for entry in PRETRAINED.values()) <= 10 * 2**20
     assert all(entry.path.stat().st_size < 2 * 2**20 for entry in PRETRAINED.values() if entry.kind != "alphazero")
     # The weights go into the wheel as package data.

@@ -25,7 +25,7 @@ from boardgame_envs.safeio import FileRefusedError
 from boardgame_envs.selfplay import sb3_file
 from boardgame_envs.selfplay.sb3_policy import load_model
 
-SHIPPED = sb3_file.Path(boardgame_envs.__file__).parent / "alphazero" / "pretrained" / "ppo-connect-four.zip"
+SHIPPED = sb3_file.Path(boardgame_envs.__file__).parent / "alphazero" / "pretrained" / "sb3-connect-four.zip"
 
 
 @pytest.fixture(scope="module")
