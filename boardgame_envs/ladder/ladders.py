@@ -218,7 +218,7 @@ def ladder_for(game: str, rule: str | None = None, board_size: int | None = None
     built = built_ladder(built_name(game, board_size, rule, parameters))
     if built is not None:
         return built
-    for name in built_names() if parameters else ():  # built under another name, or with its defaults spelt out
+    for name in built_names():  # built under another name, or with its defaults spelt out (--param rows=2)
         try:
             built = built_ladder(name)
         except ValueError:  # another game's corrupt table is no answer here

@@ -89,6 +89,17 @@ def test_rate_and_ladder_find_the_ladder_built_with_those_parameters(capsys):
                                      "build dots_and_boxes --param rows=3`" in err  # fmt: skip
 
 
+def test_a_ladder_built_with_the_defaults_spelt_out_is_the_plain_games(capsys):
+    """``ladder build dots_and_boxes --param rows=2`` is stored as dots_and_boxes-rows2, but it is the game's default
+    size: plain ``rate X dots_and_boxes`` finds it (it used to say there was no ladder for dots_and_boxes)."""
+    build = ["ladder", "build", "dots_and_boxes", "--param", "rows=2", "--level", "random", "--level", "greedy",
+             "--games-per-pair", "2", "--rounds", "1"]  # fmt: skip
+    assert main(build) == 0
+    capsys.readouterr()
+    assert main(["rate", "greedy", "dots_and_boxes", "--games", "2"]) == 0
+    assert "on the dots_and_boxes-rows2 ladder" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("argv, says", [
     (["demo", "dots_and_boxes", "--param", "rows=7"], "dots_and_boxes: rows must be one of 1, 2, 3, got 7"),
     (["arena", "dots_and_boxes", "random", "greedy", "--param", "depth=2"],
