@@ -166,6 +166,39 @@ def fit(
     return Ratings(players, r, cov)
 
 
+def games_covariance(ratings: Ratings, results: Iterable[tuple], *, anchor: str = "mean") -> np.ndarray:
+    """The covariance of ``ratings`` (a fit of these ``results``, ``anchor`` "first" or "mean" as it was fitted)
+    from the games alone: the inverse Hessian of the plain likelihood, weights as game counts, no virtual draws."""
+    if anchor not in ANCHORS:
+        raise RatingError(f"anchor must be one of {ANCHORS}, got {anchor!r}")
+    k = len(ratings.players)
+    n, _ = pair_totals(ratings.players, results)
+    iu, ju = np.nonzero(n)
+    cov = np.zeros((k, k))
+    if k > 1:
+        hess = _hessian(ratings.elo, iu, ju, n[iu, ju], k)[1:, 1:]  # the first player pinned
+        try:
+            cov[1:, 1:] = np.linalg.inv(hess)
+        except np.linalg.LinAlgError:
+            raise RatingError("no games link every player to the rest: the ratings have no covariance") from None
+    if anchor == "mean":
+        centre = np.eye(k) - 1.0 / k
+        cov = centre @ cov @ centre.T
+    return cov
+
+
+def unbounded(players: Sequence[str], results: Iterable[tuple]) -> str | None:
+    """Why the games alone (no virtual draws) cannot bound the ratings, or None when they can: the
+    plain likelihood has a finite maximum only when the results tie every player to the rest both ways."""
+    players = tuple(players)
+    n, s = pair_totals(players, results)
+    try:
+        _check_identified(players, n, s, {players[0]: 0.0} if players else {})
+    except RatingError as exc:
+        return str(exc)
+    return None
+
+
 def _hessian(r: np.ndarray, iu: np.ndarray, ju: np.ndarray, nn: np.ndarray, size: int) -> np.ndarray:
     """Hessian of the negative log-likelihood in the ratings (it does not depend on the scores)."""
     p = expit(C * (r[iu] - r[ju]))

@@ -6,14 +6,26 @@ match's share of distinct colour pairs (:mod:`boardgame_envs.arena.evidence`), s
 deterministic players replaying a few pairs weigh what those pairs weigh; with every
 pair distinct the weights are 1 and the ratings are the plain fit's. The table prints
 each pairing's score with the interval from its distinct pairs, or says it has none.
+
+Each policy's Elo (mean 0) comes with a 95% interval (:func:`standings`): the fit's
+rating plus or minus 1.96 standard errors from the observed information of the
+games alone, weighed as the fit weighs them (:func:`~boardgame_envs.arena.elo.games_covariance`;
+the virtual draw that keeps a sweep finite is no evidence). When the games cannot
+place the ratings, the pairings with more than one distinct colour pair having no
+finite maximum-likelihood fit (a policy won or lost every game, a set of policies
+beat the rest in every game, or a policy's only ties to the others are replays),
+no rating can be bounded against the mean, and the table says why instead of
+printing an interval. A simulation (tests/arena/test_round_robin_intervals.py)
+holds the intervals to about 95% coverage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from boardgame_envs.arena.elo import fit
+from boardgame_envs.arena.elo import Z95, Ratings, fit, games_covariance, unbounded
 from boardgame_envs.arena.matches import MatchResult, match
 
 
@@ -44,6 +56,66 @@ def round_robin(
     return dict(sorted(zip(names, (float(e) for e in ratings.elo)), key=lambda kv: -kv[1]))
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A policy's Elo (mean 0) and the half-width of its 95% interval; ``half`` is None, and ``why`` says why,
+    when the games cannot bound it."""
+
+    name: str
+    elo: float
+    half: float | None
+    why: str = ""
+
+    def describe(self) -> str:
+        """``+153 (+80..+226)``, or ``+300 (no bound: it won every game)``."""
+        if self.half is None:
+            return f"{self.elo:+6.0f}  (no bound: {self.why})"
+        return f"{self.elo:+6.0f}  ({self.elo - self.half:+.0f}..{self.elo + self.half:+.0f})"
+
+
+def standings(names: Sequence[str], pairs: Sequence[MatchResult]) -> dict[str, Standing]:
+    """Each policy's Elo as :func:`round_robin` fits it, with its 95% interval from these pairings' games, or
+    the reason none can be given (the module's docstring says how)."""
+    names = list(names)
+    results: list[tuple[str, str, float, float]] = []
+    bounding: list[tuple[str, str, float, float]] = []  # the pairings with more than one distinct colour pair
+    for r in pairs:
+        games = pair_results(r.name_a, r.name_b, r)
+        results += games
+        if r.evidence().bounded:
+            bounding += games
+    return rate(names, results, bounding)
+
+
+def rate(names: Sequence[str], results: list[tuple], bounding: list[tuple] | None = None) -> dict[str, Standing]:
+    """:func:`standings` from the fit's ``(a, b, score, weight)`` results; ``bounding``: those of the pairings
+    that can bound a score (default: all of them)."""
+    names = list(names)
+    bounding = results if bounding is None else bounding
+    ratings: Ratings = fit(names, results, prior=1.0, anchor="mean")
+    elo = dict(zip(names, (float(e) for e in ratings.elo)))
+    if len(names) < 2 or unbounded(names, bounding) is None:
+        cov = games_covariance(ratings, results)
+        return {n: Standing(n, elo[n], Z95 * float(cov[i, i]) ** 0.5) for i, n in enumerate(names)}
+    why = {n: _why(n, results, bounding) for n in names}
+    culprits = "; ".join(f"{n} {why[n]}" for n in names if why[n])
+    rest = (f"{culprits}, so the mean has no bound" if culprits
+            else "some policies beat the others in every game, so no finite result ties them together")  # fmt: skip
+    return {n: Standing(n, elo[n], None, f"it {why[n]}" if why[n] else rest) for n in names}
+
+
+def _why(name: str, results: list[tuple], bounding: list[tuple]) -> str:
+    """Why this policy's own games cannot bound its rating (``won every game``), or "" when they alone do not say."""
+    points = [s if a == name else 1.0 - s for a, b, s, *_ in results if name in (a, b)]
+    if not any(name in (a, b) for a, b, *_ in bounding):
+        return "replayed one colour pair in each pairing, which bounds nothing"
+    if points and min(points) == 1.0:
+        return "won every game"
+    if points and max(points) == 0.0:
+        return "lost every game"
+    return ""
+
+
 def pair_results(a: str, b: str, result: MatchResult) -> list[tuple[str, str, float, float]]:
     """A match as the Elo fit reads it: one ``(a, b, points of a, weight)`` a game, every game weighed by the
     match's share of distinct colour pairs (1 when every pair is distinct), so that replayed pairs count once
@@ -54,12 +126,15 @@ def pair_results(a: str, b: str, result: MatchResult) -> list[tuple[str, str, fl
 
 
 def round_robin_table(elo: dict[str, float], pairs: list[MatchResult]) -> str:
-    """The round robin as text: Elo per policy, then each pair's wins, draws, losses and score with its
-    95% interval, in columns as wide as the longest name (checkpoint paths included)."""
+    """The round robin as text: Elo per policy with its 95% interval (:func:`standings`, around the rating
+    given), then each pair's wins, draws, losses and score with its 95% interval, in columns as wide as the
+    longest name (checkpoint paths included)."""
     width = max(len(name) for name in elo)
     games = sorted({r.games for r in pairs})
-    lines = [f"Elo (mean 0), {'/'.join(map(str, games))} games per pair"]
-    lines += [f"  {name:<{width}}  {rating:+6.0f}" for name, rating in elo.items()]
+    rated = standings(list(elo), pairs)
+    lines = [f"Elo (mean 0, 95% interval), {'/'.join(map(str, games))} games per pair"]
+    lines += [f"  {name:<{width}}  {Standing(name, rating, rated[name].half, rated[name].why).describe()}"
+              for name, rating in elo.items()]  # fmt: skip
     evidence = [r.evidence() for r in pairs]
     replayed = sum(ev.distinct_units < ev.units for ev in evidence)
     if replayed:

@@ -115,8 +115,8 @@ def test_round_robin_shows_each_pair_in_aligned_columns(capsys):
     a = MatchResult(long, "mcts", {"first": [3, 1, 1], "second": [2, 2, 1]})
     b = MatchResult("mcts", "random", {"first": [5, 0, 0], "second": [5, 0, 0]})
     lines = round_robin_table({long: 150.0, "mcts": 20.0, "random": -170.0}, [a, b]).splitlines()
-    assert lines[0] == "Elo (mean 0), 10 games per pair"
-    assert lines[1] == f"  {long}    +150" and lines[3].startswith("  random  ")
+    assert lines[0] == "Elo (mean 0, 95% interval), 10 games per pair"
+    assert lines[1].startswith(f"  {long}    +150  (") and lines[3].startswith("  random  ")
     assert lines[5].split()[-5:-2] == ["5", "3", "2"] and "0.650 (" in lines[5]
     column = lines[4].index("score")  # every pair's score starts under the header, long name or short
     assert lines[5][column:column + 5] == "0.650" and lines[6][column:column + 5] == "1.000"
