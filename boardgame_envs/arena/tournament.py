@@ -84,10 +84,12 @@ def standings(names: Sequence[str], pairs: Sequence[MatchResult]) -> dict[str, S
         results += games
         if r.evidence().bounded:
             bounding += games
-    return rate(names, results, bounding)
+    return standings_from_results(names, results, bounding)
 
 
-def rate(names: Sequence[str], results: list[tuple], bounding: list[tuple] | None = None) -> dict[str, Standing]:
+def standings_from_results(
+    names: Sequence[str], results: list[tuple], bounding: list[tuple] | None = None,
+) -> dict[str, Standing]:  # fmt: skip
     """:func:`standings` from the fit's ``(a, b, score, weight)`` results; ``bounding``: those of the pairings
     that can bound a score (default: all of them)."""
     names = list(names)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from boardgame_envs.arena import MatchResult, round_robin_table, tournament
-from boardgame_envs.arena.elo import C, Z95
+from boardgame_envs.arena.elo import C, Z95, fit, games_covariance
 from boardgame_envs.arena.records import GameRecord
 
 
@@ -34,7 +34,7 @@ def test_the_intervals_cover_the_true_ratings_about_95_percent_of_the_time():
         true = rng.normal(0.0, 200.0, k)
         results = [g for i in range(k) for j in range(i + 1, k)
                    for g in _colour_pairs(rng, names[i], names[j], true[i] - true[j], pairs=5)]  # fmt: skip
-        standing = tournament.rate(names, results)
+        standing = tournament.standings_from_results(names, results)
         if all(s.half is None for s in standing.values()):
             unbounded += 1
             continue
@@ -55,6 +55,9 @@ def test_the_interval_is_the_games_information_around_the_fit():
     assert standing["a"].elo - standing["b"].elo == pytest.approx(400 * math.log10(6.5 / 4.5), abs=1e-3)
     half = Z95 / math.sqrt(10 * p * (1 - p) * C * C) / 2
     assert standing["a"].half == pytest.approx(half, rel=1e-4) and standing["b"].half == pytest.approx(half, rel=1e-4)
+    games = tournament.pair_results("a", "b", ab)
+    first = games_covariance(fit(["a", "b"], games), games, anchor="first")  # b against a held at 0: twice as wide
+    assert first[0].tolist() == [0.0, 0.0] and Z95 * math.sqrt(first[1, 1]) == pytest.approx(2 * half, rel=1e-4)
 
 
 def test_the_table_prints_the_round_robins_ratings_with_their_intervals(monkeypatch):
