@@ -11,8 +11,10 @@ A record read from a file is believed only as far as its moves bear it out: the 
 the moves under the rules (:func:`replay_moves`, which refuses a move after the end) and
 :func:`check_result` holds the stated result to them. Where the moves reach an end, the stated
 winner (or draw) must be the rules'; where they stop before it, a win needs a forfeit
-(``forfeit``: a fault, a resignation, a loss on time) to say why the game stopped, and a record
-naming no winner reads as a game left unfinished.
+(``forfeit``: a fault, a resignation, a loss on time) to say why the game stopped. A draw is the rules' alone
+(a full board, no move left): a game stopped before its end with no winner has no result
+(:attr:`GameRecord.finished` False; SGF without ``RE``, ``RE[?]``, ``RE[Void]``; a move list's ``result: *``), which
+no score counts (:meth:`GameRecord.points` refuses it).
 """
 
 from __future__ import annotations
@@ -35,7 +37,11 @@ class RecordError(ValueError):
 
 @dataclass
 class GameRecord:
-    """One finished game. ``winner``: 1 black, 2 white, 0 draw; ``moves``: actions, black first.
+    """One game. ``winner``: 1 black, 2 white, 0 draw or no result; ``moves``: actions, black first.
+
+    ``finished`` tells a draw (True, ``winner`` 0) from a game that stopped with no result (False, ``winner`` 0:
+    left unfinished, its result unknown). It defaults to True because everything the arena writes is finished: a
+    game played to its end, or lost by a forfeit.
 
     An m,n,k game is named by ``board_size``, ``rule`` and ``win_length``; any other
     game by its catalog name in ``game`` and the values of the parameters its entry
@@ -68,11 +74,24 @@ class GameRecord:
     opening_rule: str = ""  # the tournament opening rule it was played under ("swap2", "soosorv8"), "" for none
     # the catalog game's parameters ({"rows": 3, "columns": 3}: every one its entry declares), {} for m,n,k
     parameters: dict[str, Any] = field(default_factory=dict)
+    finished: bool = True  # False: no result (the game stopped before its end, no winner); winner is then 0
 
     @property
     def result(self) -> str:
-        """``"1-0"`` (black won), ``"0-1"`` or ``"1/2-1/2"``."""
+        """``"1-0"`` (black won), ``"0-1"``, ``"1/2-1/2"``, or ``"*"`` for no result (PGN's mark); a RecordError for
+        a winner on a record that says it has no result."""
+        if not self.finished:
+            if self.winner:
+                raise RecordError(f"the record names winner {self.winner} but says the game has no result (finished)")
+            return "*"
         return {BLACK: "1-0", WHITE: "0-1"}.get(self.winner, "1/2-1/2")
+
+    def points(self, colour: int) -> float:
+        """What the game gave whoever held ``colour`` (1 black, 2 white): 1 a win, 1/2 a draw, 0 a loss; a
+        RecordError for a game with no result, which no score may count as a draw."""
+        if not self.finished:
+            raise RecordError(f"the game has no result (stopped after {len(self.moves)} moves): it cannot be scored")
+        return 0.5 if self.winner == 0 else float(self.winner == colour)
 
     def notation(self) -> str:
         """The moves as players write them: renju notation (``"h8 h9 i9 ..."``, with an opening rule's decisions:
@@ -141,18 +160,26 @@ def check_result(record: GameRecord, state: Any) -> None:
     """Hold ``record``'s stated result to ``state``, the position its moves reach (:func:`replay_moves`); a one-line
     :class:`RecordError` saying what the record says and what the moves give where they disagree.
 
-    At an end of the game the stated winner must be the rules' winner (0 for a draw), and no forfeit can have
+    At an end of the game the record must state the rules' result (their winner, or a draw), and no forfeit can have
     ended it. Before an end, a stated winner needs ``forfeit`` (the loser's fault, resignation or loss on time) to
-    say why the game stopped; no winner stated reads as a game left unfinished."""
+    say why the game stopped, a draw is refused (only the rules end a game in a draw), and a record with no result
+    (``finished`` False) names no winner and no forfeit."""
     said = _stated(record, state.game)
+    count = len(record.moves)
+    moves = f"{count} move{'s' * (count != 1)}"
     if state.terminal:
         winner = _winner(state)
-        if record.forfeit or record.winner != winner:
+        if not record.finished or record.forfeit or record.winner != winner:
             raise RecordError(f"the result says {said}, but the moves end in {_outcome(state.game, winner)} "
-                              f"at move {len(record.moves)}")  # fmt: skip
-    elif record.winner and not record.forfeit:
-        count = len(record.moves)
-        raise RecordError(f"the result says {said}, but the game is not over after {count} move{'s' * (count != 1)} "
+                              f"at move {count}")  # fmt: skip
+    elif not record.finished:
+        if record.winner or record.forfeit:
+            raise RecordError(f"the result says {said}, but the record also names a winner or a forfeit")
+    elif not record.winner:
+        raise RecordError(f"the result says {said}, but the game is not over after {moves}: only the rules end a "
+                          f"game in a draw, and a game stopped before its end has no result")  # fmt: skip
+    elif not record.forfeit:
+        raise RecordError(f"the result says {said}, but the game is not over after {moves} "
                           f"and the record gives no forfeit, resignation or loss on time that ended it")  # fmt: skip
 
 
@@ -172,6 +199,8 @@ def _outcome(game: Any, winner: int) -> str:
 
 
 def _stated(record: GameRecord, game: Any) -> str:
+    if not record.finished:
+        return "there is no result"
     if not record.winner:
         return "the game was drawn" if not record.forfeit else "the game was drawn by a forfeit"
     how = (f" by forfeit ({record.fault})" if record.fault else " by forfeit") if record.forfeit else ""

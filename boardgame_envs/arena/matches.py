@@ -50,7 +50,7 @@ from boardgame_envs.arena.records import GameRecord, games_dir, save_new
 from boardgame_envs.arena.referee import GameTask, play_task
 from boardgame_envs.arena.sprt import SPRT, Samples
 from boardgame_envs.games import opening_positions as opening_sets
-from boardgame_envs.games.lines import BLACK
+from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.policies.registry import spec_name
 from boardgame_envs.arena.progress import progress_bar
@@ -244,10 +244,8 @@ def elo_from_score(score: float) -> float:
 
 
 def a_points(record: GameRecord, a_black: bool) -> float:
-    """A's points in one game: 1 win, 1/2 draw, 0 loss."""
-    if record.winner == 0:
-        return 0.5
-    return 1.0 if (record.winner == BLACK) == a_black else 0.0
+    """A's points in one game: 1 win, 1/2 draw, 0 loss; a RecordError for a game with no result."""
+    return record.points(BLACK if a_black else WHITE)
 
 
 def pair_points(records: list[GameRecord], a_black: list[bool] | None = None) -> Iterator[float]:

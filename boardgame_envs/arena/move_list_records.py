@@ -6,8 +6,8 @@ entry declares some (``rows=3 columns=2``, as ``--param`` spells them), and the
 moves in the game's own notation last; :func:`from_move_list` reads them back into the same record (the round trip),
 replaying every move under the game's rules and holding the stated result to
 them (:func:`~boardgame_envs.arena.game_record.check_result`: a ``result:`` the
-moves contradict, or a win on an unfinished board with no ``fault:`` line, is
-refused), and refuses anything else with a one-line
+moves contradict, a draw on an unfinished board, or a win there with no ``fault:``
+line, is refused; ``result: *`` is a game with no result), and refuses anything else with a one-line
 :class:`~boardgame_envs.arena.game_record.RecordError`.
 """
 
@@ -23,7 +23,7 @@ from boardgame_envs.policies.registry import parse_value
 __all__ = ["from_move_list", "to_move_list"]
 
 _MOVE_LIST_KEYS = ("game", "parameters", "first", "second", "result", "reason", "fault", "opening", "opening moves", "moves")
-_WINNERS = {"1-0": BLACK, "0-1": WHITE, "1/2-1/2": 0}
+_WINNERS = {"1-0": BLACK, "0-1": WHITE, "1/2-1/2": 0, "*": 0}  # "*": no result (PGN's mark), not a draw
 
 
 def to_move_list(record: GameRecord) -> str:
@@ -90,6 +90,7 @@ def from_move_list(text: str) -> GameRecord:
     record = GameRecord(board_size=0, rule="", black=values.get("first", ""), white=values.get("second", ""),
                         moves=moves, winner=_WINNERS[values["result"]], opening=values.get("opening", ""),
                         opening_moves=int(opening_moves), forfeit=bool(fault), reason=values.get("reason", ""),
-                        fault=fault, game=game.name, parameters=game_parameters(game))  # fmt: skip
+                        fault=fault, game=game.name, parameters=game_parameters(game),
+                        finished=values["result"] != "*")  # fmt: skip
     check_result(record, state)  # the stated result, held to the moves
     return record

@@ -4,7 +4,8 @@
 with ``GM[4]`` (gomoku / renju; FF[4]), which gomoku and renju viewers read
 (e.g. Renlib, Sabaki shows the stones): players in ``PB``/``PW``, the rule in
 ``RU``, the opening in ``ON`` (``"Kagetsu: h8 h9 i9"``), the result in ``RE``
-(``B+``, ``W+``, ``0`` for a draw, ``B+F``/``W+F`` when the loser forfeited) and
+(``B+``, ``W+``, ``0`` for a draw, ``B+F``/``W+F`` when the loser forfeited; none for a game with
+no result, which reads back from no ``RE``, ``RE[?]`` or ``RE[Void]``) and
 how the game ended in the root comment ``C``. Two private properties: ``KL``, a
 win length other than five, and ``FK``, the kind of a forfeit's fault
 (``illegal move``, ``timeout``, ``crash``, ``bad answer``). The invariant is the
@@ -54,7 +55,9 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _RESULTS = {BLACK: "B+", WHITE: "W+", 0: "0"}
 # How a game stopped before its end, in RE after the winner (SGF's conventions): the fault each means.
 _FAULTS = {"r": "resignation", "resign": "resignation", "t": "timeout", "time": "timeout", "f": "", "forfeit": ""}
-_ENDED_BY = {"resignation": "R"}  # written with SGF's own letter; every other fault as F (with FK)
+_ENDED_BY = {"resignation": "R"}
+# RE with no winner (the SGF spec's values): a draw (True), or no result (False: unknown, void, a game in progress)
+_NO_WINNER = {"0": True, "draw": True, "?": False, "void": False, "": False}  # written with SGF's own letter; every other fault as F (with FK)
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Z]+")
 _VALUE_END = re.compile(r"[\]\\]")  # the two characters that matter inside a value
@@ -78,11 +81,14 @@ def to_sgf(record: GameRecord) -> str:
     if record.parameters:  # an m,n,k game's size and rule are its SZ, KL and RU: nothing else would be kept
         raise RecordError(f"an m,n,k record takes board_size, win_length and rule, not parameters {record.parameters}")
     n = record.board_size
-    result = _RESULTS[record.winner] + (_ENDED_BY.get(record.fault, "F") if record.forfeit and record.winner else "")
+    if record.result == "*":  # no result: no RE, as SGF writers leave a game in progress (a winner here is refused)
+        result = ""
+    else:
+        result = _RESULTS[record.winner] + (_ENDED_BY.get(record.fault, "F") if record.forfeit and record.winner else "")
     props: list[tuple[str, str | list[str]]] = [("GM", "4"), ("FF", "4"), ("CA", "UTF-8"), ("SZ", str(n)), ("RU", record.rule)]
     if record.win_length != 5:
         props.append(("KL", str(record.win_length)))
-    props += [("PB", record.black), ("PW", record.white), ("RE", result)]
+    props += [("PB", record.black), ("PW", record.white)] + ([("RE", result)] if result else [])
     if record.fault:
         props.append(("FK", record.fault))
     if record.opening_rule:
@@ -159,7 +165,7 @@ def from_sgf(text: str, limit: int = MAX_SGF_BYTES) -> GameRecord:
             if color != expected:
                 raise RecordError(f"move {len(moves) + 1} is {color}'s, but {expected} is to move")
             moves.append(_action(_one(node, color, ""), n))
-    winner, forfeit, fault = _result(root)
+    winner, forfeit, fault, finished = _result(root)
     opening, opening_moves = "", setup
     if "ON" in root:
         name, _, points = _one(root, "ON", "").rpartition(": ")
@@ -172,7 +178,7 @@ def from_sgf(text: str, limit: int = MAX_SGF_BYTES) -> GameRecord:
     record = GameRecord(
         board_size=n, rule=rule, black=_one(root, "PB", ""), white=_one(root, "PW", ""),
         moves=moves, winner=winner, win_length=win_length, opening=opening, opening_moves=opening_moves,
-        forfeit=forfeit, reason=_one(root, "C", ""), fault=fault,
+        forfeit=forfeit, reason=_one(root, "C", ""), fault=fault, finished=finished,
         extra={k: v[0] if len(v) == 1 else list(v) for k, v in root.items() if k not in _KNOWN},
     )  # fmt: skip
     try:
@@ -183,16 +189,19 @@ def from_sgf(text: str, limit: int = MAX_SGF_BYTES) -> GameRecord:
     return record
 
 
-def _result(root: dict[str, list[str]]) -> tuple[int, bool, str]:
-    """``RE``'s winner (0 for a draw or no result: ``0``, ``Draw``, ``Void``, ``?``, none), whether the game stopped
-    by the loser's forfeit (``B+F``, ``W+R`` a resignation, ``B+T`` a loss on time), and the forfeit's kind
-    (``FK``, else the one ``RE`` names)."""
-    result = _one(root, "RE", "0")
+def _result(root: dict[str, list[str]]) -> tuple[int, bool, str, bool]:
+    """``RE``'s winner (0 for a draw, ``0`` or ``Draw``, or for no result: ``?``, ``Void``, none), whether the game
+    stopped by the loser's forfeit (``B+F``, ``W+R`` a resignation, ``B+T`` a loss on time), the forfeit's kind
+    (``FK``, else the one ``RE`` names), and whether the game has a result; a RecordError for any other ``RE``."""
+    result = _one(root, "RE", "?")
     winner = BLACK if result.startswith("B+") else WHITE if result.startswith("W+") else 0
+    if not winner and result.strip().lower() not in _NO_WINNER:
+        raise RecordError(f"RE[{result[:20]}] is not a result: B+..., W+..., 0 or Draw, ? or Void for none")
+    finished = bool(winner) or _NO_WINNER[result.strip().lower()]
     fault = _FAULTS.get(result[2:].lower()) if winner else None
     if fault is None:
-        return winner, False, _one(root, "FK", "")
-    return winner, True, _one(root, "FK", fault)
+        return winner, False, _one(root, "FK", ""), finished
+    return winner, True, _one(root, "FK", fault), finished
 
 
 def _read_opening_rule_game(root: dict[str, list[str]], nodes: list[dict[str, list[str]]], n: int, win_length: int,
@@ -206,11 +215,11 @@ def _read_opening_rule_game(root: dict[str, list[str]], nodes: list[dict[str, li
         state = opening_records.replay(game, moves)
     except opening_records.OpeningRecordError as exc:
         raise RecordError(str(exc)) from None
-    winner, forfeit, fault = _result(root)
+    winner, forfeit, fault, finished = _result(root)
     record = GameRecord(
         board_size=n, rule=rule, black=_one(root, "PB", ""), white=_one(root, "PW", ""), moves=moves,
         winner=winner, win_length=win_length, opening_moves=len(state.actions), forfeit=forfeit,
-        reason=_one(root, "C", ""), fault=fault, opening_rule=game.opening.name,
+        reason=_one(root, "C", ""), fault=fault, opening_rule=game.opening.name, finished=finished,
         extra={k: v[0] if len(v) == 1 else list(v) for k, v in root.items() if k not in _KNOWN},
     )  # fmt: skip
     check_result(record, state)

@@ -117,7 +117,7 @@ def play_one(env_fn: Callable[[], Any], task: Task, players: tuple[str, str] | N
 def result_of(task: Task, record: GameRecord) -> GameResult:
     """The log's line for ``task``'s game, played as ``record``."""
     a_colour = BLACK if task.a_first == (record.black_seat == 1) else WHITE  # an opening rule may swap colours
-    score = 0.5 if record.winner == 0 else (1.0 if record.winner == a_colour else 0.0)
+    score = record.points(a_colour)  # a game with no result is refused, never counted as a draw
     moves = len(record.moves) - record.opening_moves
     fault = (record.fault or "forfeit") if record.forfeit else ""
     return GameResult(task.names[0], task.names[1], task.index, task.a_first, score, moves, list(task.opening), fault)

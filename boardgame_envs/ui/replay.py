@@ -115,10 +115,11 @@ def seats(record: GameRecord) -> tuple[str, str]:
     return (record.black, record.white) if record.black_seat == 1 else (record.white, record.black)
 
 
-def result_line(game: Any, winner: int, moves: int) -> str:
-    """How a game ended, the one form for a record and a move list: ``Black wins · 11 moves``, ``Draw · 9 moves``."""
+def result_line(game: Any, winner: int, moves: int, finished: bool = True) -> str:
+    """How a game ended, the one form for a record and a move list: ``Black wins · 11 moves``, ``Draw · 9 moves``,
+    or for a record of a game with no result ``Unfinished, no result · 3 moves``."""
     name = getattr(game, "color_name", game.player_name)  # the m,n,k family's colours, else the game's players
-    who = "Draw" if winner == 0 else f"{name(winner).capitalize()} wins"
+    who = "Unfinished, no result" if not finished else "Draw" if winner == 0 else f"{name(winner).capitalize()} wins"
     return f"{who} · {moves} moves"
 
 
@@ -129,7 +130,7 @@ def summary(record: GameRecord) -> str:
 
 def _summary(record: GameRecord) -> str:
     game = record.game_object() if record.game else MNKGame(record.board_size, record.win_length, record.rule)
-    line = result_line(game, record.winner, len(record.moves))
+    line = result_line(game, record.winner, len(record.moves), record.finished)
     return printable(f"{line}: {record.reason}" if record.reason else line)
 
 

@@ -23,13 +23,13 @@ def actions(game: OpeningRuleGame, text: str) -> list[int]:
 # g10 and plays g9.
 KANSEI = GameRecord(
     15, "renju", "second", "first", actions(SOOSORV, "h8 h9 h10 keep h15 offers=2 swap g10 g11 g10 g9"), 0,
-    opening_moves=10, reason="unfinished", opening_rule="soosorv8",
+    opening_moves=10, reason="unfinished", opening_rule="soosorv8", finished=False,
 )
 # Swap2 on 9x9: the first player lays e5 e6 f4, the second lays two more (f6 white, d4 black), the first
 # takes white and plays g7.
 SWAP2_MORE = GameRecord(
     9, "freestyle", "second", "first", actions(SWAP2, "e5 e6 f4 more f6 d4 white g7"), 0, opening_moves=7,
-    opening_rule="swap2",
+    opening_rule="swap2", finished=False,
 )
 
 

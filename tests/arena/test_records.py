@@ -19,9 +19,11 @@ KAGETSU_WIN = GameRecord(
     [
         KAGETSU_WIN,
         GameRecord(9, "freestyle", "a [x]", "b\\y", [40, 41], 2, forfeit=True, reason="black played an illegal move"),
-        GameRecord(3, "freestyle", "perfect", "random", [4, 0, 8], 0, win_length=3, opening="b2", opening_moves=1),
-        GameRecord(3, "freestyle", "perfect", "random", [4, 0, 8], 0, win_length=3, opening="centre", opening_moves=1),
-        GameRecord(6, "standard", "p", "q", [], 0, win_length=4),
+        GameRecord(3, "freestyle", "perfect", "random", [4, 0, 8], 0, win_length=3, opening="b2", opening_moves=1,
+                   finished=False),
+        GameRecord(3, "freestyle", "perfect", "random", [4, 0, 8], 0, win_length=3, opening="centre", opening_moves=1,
+                   finished=False),
+        GameRecord(6, "standard", "p", "q", [], 0, win_length=4, finished=False),
     ],
 )
 def test_sgf_round_trip(record, tmp_path):

@@ -121,4 +121,5 @@ def test_fuzz_written_records_read_back(data):
     if state.terminal:
         record.winner = int(state.winner)
     record.forfeit = bool(record.winner) and not state.terminal
+    record.finished = state.terminal or record.forfeit  # no winner before the end: no result, never a draw
     assert from_sgf(to_sgf(record)) == record

@@ -194,7 +194,7 @@ def test_gif_into_a_missing_folder_is_one_line(command, tmp_path, capsys):
 
     if command == "replay-sgf":
         source = tmp_path / "g.sgf"
-        source.write_text(to_sgf(GameRecord(15, "renju", "a", "b", [112], winner=0)))
+        source.write_text(to_sgf(GameRecord(15, "renju", "a", "b", [112], winner=0, finished=False)))
     else:
         source = tmp_path / "g.txt"
         source.write_text("h8 h9")

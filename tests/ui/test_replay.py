@@ -63,7 +63,8 @@ def test_a_990_kb_comment_and_long_names_are_shown_cut(tmp_path, capsys):
     from boardgame_envs.ui.replay import FIELD_CHARS, replay_terminal
 
     comment, name = "x" * 990_000, "n" * 2000  # the file within the 1 MB limit
-    record = GameRecord(3, "freestyle", name, "random", [4, 0, 8], 0, win_length=3, reason=comment)
+    record = GameRecord(3, "freestyle", name, "random", [4, 0, 8], 0, win_length=3, reason=comment,
+                        finished=False)  # fmt: skip
     save(record, tmp_path / "g.sgf")
     assert main(["replay", str(tmp_path / "g.sgf"), "--moves", "3"]) == 0
     out = capsys.readouterr().out
