@@ -55,9 +55,9 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _RESULTS = {BLACK: "B+", WHITE: "W+", 0: "0"}
 # How a game stopped before its end, in RE after the winner (SGF's conventions): the fault each means.
 _FAULTS = {"r": "resignation", "resign": "resignation", "t": "timeout", "time": "timeout", "f": "", "forfeit": ""}
-_ENDED_BY = {"resignation": "R"}
+_ENDED_BY = {"resignation": "R"}  # written with SGF's own letter; every other fault as F (with FK)
 # RE with no winner (the SGF spec's values): a draw (True), or no result (False: unknown, void, a game in progress)
-_NO_WINNER = {"0": True, "draw": True, "?": False, "void": False, "": False}  # written with SGF's own letter; every other fault as F (with FK)
+_NO_WINNER = {"0": True, "draw": True, "?": False, "void": False, "": False}
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Z]+")
 _VALUE_END = re.compile(r"[\]\\]")  # the two characters that matter inside a value
@@ -81,9 +81,8 @@ def to_sgf(record: GameRecord) -> str:
     if record.parameters:  # an m,n,k game's size and rule are its SZ, KL and RU: nothing else would be kept
         raise RecordError(f"an m,n,k record takes board_size, win_length and rule, not parameters {record.parameters}")
     n = record.board_size
-    if record.result == "*":  # no result: no RE, as SGF writers leave a game in progress (a winner here is refused)
-        result = ""
-    else:
+    result = ""  # no result: no RE, as SGF writers leave a game in progress (record.result refuses a winner here)
+    if record.result != "*":
         result = _RESULTS[record.winner] + (_ENDED_BY.get(record.fault, "F") if record.forfeit and record.winner else "")
     props: list[tuple[str, str | list[str]]] = [("GM", "4"), ("FF", "4"), ("CA", "UTF-8"), ("SZ", str(n)), ("RU", record.rule)]
     if record.win_length != 5:
