@@ -43,6 +43,8 @@ def tally(records: Iterable[GameRecord]) -> dict[str, Player]:
     for record in records:
         if not record.opening_rule:
             raise ValueError(f"a game without an opening rule ({record.black} vs {record.white}): nothing to tally")
+        if not record.finished:
+            raise ValueError(f"a game with no result ({record.black} vs {record.white}): it has no score to tally")
         game = record.game_object()
         black_seat = record.black_seat
         name_of = {black_seat: record.black, 3 - black_seat: record.white}

@@ -45,3 +45,15 @@ def test_the_command_reads_a_folder_of_records(tmp_path, capsys):
     assert "| two | 2 | 0 | 2 | swap2: black 1, swap2: more 1 |" in capsys.readouterr().out
     assert script.main([str(tmp_path / "none")]) == 2
     assert "no .sgf records in" in capsys.readouterr().err
+
+
+
+def test_a_game_with_no_result_is_refused_not_counted_as_a_draw():
+    """An unfinished record (no result) has no score: tallying it as a draw would give each player half a point."""
+    from dataclasses import replace
+
+    import pytest
+
+    cut = replace(TAKES_BLACK, moves=TAKES_BLACK.moves[:6], winner=0, finished=False)
+    with pytest.raises(ValueError, match="no result"):
+        script.tally([TAKES_BLACK, cut])
