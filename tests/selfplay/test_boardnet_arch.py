@@ -78,11 +78,12 @@ def test_a_residual_columns_net_round_trips_and_plays_connect_four_as_a_spec(tmp
 def test_a_plain_net_is_written_as_before_and_the_shipped_networks_load_unchanged(tmp_path):
     save_net(BoardNet(3, 4, 2), tmp_path / "plain.pt")
     assert set(load_tensors(tmp_path / "plain.pt")) == {"shape", "weights"}  # the format older readers know
-    for name in ("ppo-gomoku9.pt", "ppo-renju.pt"):
+    for name, arch in (("ppo-renju.pt", {"blocks": 0, "head": "cells"}), ("ppo-gomoku9.pt", {"blocks": 3, "head": "cells"}),
+                       ("ppo-connect-four.pt", {"blocks": 3, "head": "columns"})):  # fmt: skip
         path = PRETRAINED / name
         data = load_tensors(path)
         net, game = load_net(path)
-        assert net.arch == {"blocks": 0, "head": "cells"} and tuple(net.shape) == tuple(data["shape"])
+        assert net.arch == arch and tuple(net.shape) == tuple(data["shape"])
         assert all(torch.equal(net.state_dict()[k], v) for k, v in data["weights"].items())
 
 
