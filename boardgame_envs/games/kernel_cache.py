@@ -2,7 +2,7 @@
 
 numba drops a cached function when the file that defines it changes, but not
 when a function or constant it compiles in from *another* file does: a kernel in
-``vector/kernels.py`` that calls ``renju_mask.update`` would go on running the
+``games/mnk_kernels.py`` that calls ``renju_mask.update`` would go on running the
 old rules from its cache after ``renju.py`` changed.
 
 Every cached kernel of the package is therefore declared with

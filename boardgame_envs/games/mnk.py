@@ -50,7 +50,7 @@ MARKS = {"stones": ("black", "white"), "crosses": ("X", "O")}
 
 
 # The family's one encoder of a position into planes: MNKState.planes and the AEC env use it (the
-# batched engine's writers in vector/kernels.py are its twins, compared cell by cell in the tests).
+# batched engine's writers in games/mnk_kernels.py are its twins, compared cell by cell in the tests).
 @cached_kernel()
 def fill_observation(board, n, me, last_move, black_to_move, forbidden, mask_forbidden, live, planes, mask):
     """Write ``me``'s planes into ``planes`` (n, n, C) and the action mask into ``mask``.

@@ -35,8 +35,8 @@ unchanged) and ``info["illegal_action"]`` flags it.
 ``observe``, ``state``). A game brings its own through the protocol's hook
 ``game.kernels()`` (connect four: bitboards in numba,
 :mod:`boardgame_envs.games.connect_four_kernels`); the m,n,k family's is
-:class:`~boardgame_envs.vector.mnk_batch.MNKBatch` (numba,
-:mod:`boardgame_envs.vector.kernels`); any other game is stepped state by
+:class:`~boardgame_envs.games.mnk_batch.MNKBatch` (numba,
+:mod:`boardgame_envs.games.mnk_kernels`); any other game is stepped state by
 state in Python (:class:`~boardgame_envs.vector.loop_batch.LoopBatch`), behind
 the same API. ``parallel=True`` spreads the numba backends' loops over numba's threads.
 """
@@ -50,9 +50,9 @@ import numpy as np
 from boardgame_envs.games.catalog import game_info, load
 from boardgame_envs.games.parameters import given
 from boardgame_envs.games.protocol import IllegalMoveError, as_family
-from boardgame_envs.vector import kernels as K
+from boardgame_envs.games.mnk_batch import MNKBatch, num_planes
+from boardgame_envs.vector import sampling
 from boardgame_envs.vector.loop_batch import LoopBatch
-from boardgame_envs.vector.mnk_batch import MNKBatch, num_planes
 
 ILLEGAL_ACTIONS = ("raise", "lose")
 
@@ -118,7 +118,7 @@ class VectorGames:
         self.obs_shape = tuple(self.batch.obs_shape)
         self.num_planes = self.obs_shape[2]
         self._obs_size = int(np.prod(self.obs_shape))
-        self._sample_kernel = K.sample_parallel if parallel else K.sample_serial
+        self._sample_kernel = sampling.sample_parallel if parallel else sampling.sample_serial
         self._raise = illegal_action == "raise"
         self._everywhere = np.ones(b, dtype=np.bool_)
         self._rng = np.zeros(b, dtype=np.uint64)

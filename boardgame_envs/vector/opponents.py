@@ -33,10 +33,10 @@ from boardgame_envs.games.connect_four import COLUMNS, ROWS, WIN_LENGTH, window_
 from boardgame_envs.games.connect_four_kernels import COLUMN_BITS, ConnectFourBatch, four_in_a_row
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import BLACK, opponent
-from boardgame_envs.vector.mnk_batch import MNKBatch
+from boardgame_envs.games.mnk_batch import MNKBatch
 from boardgame_envs.policies.base import Forfeit
 from boardgame_envs.policies.greedy import GreedyPolicy, greedy_scores
-from boardgame_envs.vector import kernels as K
+from boardgame_envs.vector import sampling
 from boardgame_envs.vector.engine import VectorGames
 
 BATCHED = ("random", "greedy")  # registry kinds that run batched here
@@ -66,7 +66,7 @@ class RandomOpponent(_Seeded):
 
     def actions(self, vec: VectorGames, where: np.ndarray) -> np.ndarray:
         out = np.empty(vec.num_envs, dtype=np.int64)
-        K.sample_serial(vec.batch.legal, vec.batch.num_legal, self._stream(vec.num_envs), out)
+        sampling.sample_serial(vec.batch.legal, vec.batch.num_legal, self._stream(vec.num_envs), out)
         return out
 
 
@@ -85,19 +85,19 @@ def _greedy_batch(boards, to_move, legal, num_legal, where, rules, epsilon, rng,
         if num_legal[b] == 0:
             out[b] = -1
             continue
-        if epsilon > 0.0 and K.uniform_below(rng, b, scale) < epsilon * scale:
-            K.sample_one(b, legal, num_legal, rng, out)
+        if epsilon > 0.0 and sampling.uniform_below(rng, b, scale) < epsilon * scale:
+            sampling.sample_one(b, legal, num_legal, rng, out)
             continue
         scores = greedy_scores(boards[b].copy(), rules, to_move[b])
         best = scores.max()
         if best < 0:
-            K.sample_one(b, legal, num_legal, rng, out)
+            sampling.sample_one(b, legal, num_legal, rng, out)
             continue
         seen = 0
         for i in range(scores.size):
             if scores[i] == best:
                 seen += 1
-                if K.uniform_below(rng, b, seen) == 0:  # reservoir sampling: uniform among the best
+                if sampling.uniform_below(rng, b, seen) == 0:  # reservoir sampling: uniform among the best
                     out[b] = i
 
 
@@ -121,8 +121,8 @@ def _greedy_connect_four(boards, heights, bits, to_move, num_moves, legal, num_l
         if num_legal[b] == 0:
             out[b] = -1
             continue
-        if epsilon > 0.0 and K.uniform_below(rng, b, scale) < epsilon * scale:
-            K.sample_one(b, legal, num_legal, rng, out)
+        if epsilon > 0.0 and sampling.uniform_below(rng, b, scale) < epsilon * scale:
+            sampling.sample_one(b, legal, num_legal, rng, out)
             continue
         me = to_move[b]
         mine, theirs = bits[b, me - 1], bits[b, 2 - me]
@@ -156,7 +156,7 @@ def _greedy_connect_four(boards, heights, bits, to_move, num_moves, legal, num_l
         for c in range(COLUMNS):
             if scores[c] == best:
                 seen += 1
-                if K.uniform_below(rng, b, seen) == 0:  # reservoir sampling: uniform among the best
+                if sampling.uniform_below(rng, b, seen) == 0:  # reservoir sampling: uniform among the best
                     out[b] = c
 
 

@@ -1,4 +1,4 @@
-"""The m,n,k family's backend of the batched engine: its arrays, stepped by :mod:`boardgame_envs.vector.kernels`.
+"""The m,n,k family's backend of the batched engine: its arrays, stepped by :mod:`boardgame_envs.games.mnk_kernels`.
 
 Tic-tac-toe, gomoku and renju (black's forbidden points kept by the rules'
 incremental mask) as :class:`MNKBatch`, one of the backends that
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from boardgame_envs.games import renju_mask
+from boardgame_envs.games import mnk_kernels as K
 from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.mnk import MNKGame, MNKState
-from boardgame_envs.vector import kernels as K
 
 
 def num_planes(game: MNKGame) -> int:

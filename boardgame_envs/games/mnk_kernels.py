@@ -1,6 +1,9 @@
 """The m,n,k family's numba kernels of the batched engine: every loop over its games runs here.
 
-A batch is a few arrays with one row per game (see :class:`~boardgame_envs.vector.mnk_batch.MNKBatch`):
+They step :class:`~boardgame_envs.games.mnk_batch.MNKBatch` for the engine
+(:mod:`boardgame_envs.vector`) and live with the rules they compile in, below it,
+as connect four's do (:mod:`~boardgame_envs.games.connect_four_kernels`).
+A batch is a few arrays with one row per game:
 ``boards`` ``(B, n*n)`` int8 (0 empty, 1 black, 2 white), ``to_move`` ``(B,)`` int8 colours,
 ``num_moves`` and ``last_move`` ``(B,)``, ``forbidden`` ``(B, n*n)`` black's forbidden points
 (renju; all False otherwise) with ``renju_info`` their bookkeeping (a ``renju_mask`` info
@@ -53,21 +56,6 @@ CFG_SIZE = RULES_SIZE + 3
 PARALLEL_BLOCKS = 64
 
 # The planes are the family's (games.mnk.PLANE_*), as the AEC env's (tests compare them cell by cell).
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@cached_kernel(inline="always")
-def uniform_below(rng, b, m):
-    """A draw from ``0..m-1`` by game ``b``'s splitmix64 stream (bias below m / 2**32)."""
-    z = rng[b] + _GOLDEN
-    rng[b] = z
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
 
 
 # The planes of one game, one writer per plane count, each small enough for LLVM
@@ -297,35 +285,3 @@ def reset_games(boards, to_move, num_moves, last_move, forbidden, renju_info, re
 def observe(boards, viewers, to_move, last_move, forbidden, out, words):
     """Planes ``out[b]`` of every game as ``viewers[b]`` (a colour) sees it; ``words`` is :func:`words_of` ``out``."""
     write_rows(0, boards.shape[0], boards, viewers, to_move, last_move, forbidden, out, words)
-
-
-@cached_kernel(inline="always")
-def sample_one(b, legal, num_legal, rng, out):
-    """A uniformly random legal point for game ``b``'s mover into ``out[b]`` (-1 if it has none)."""
-    m = num_legal[b]
-    if m == 0:
-        out[b] = -1
-        return
-    # Counting down over the row, without a branch on each point (legal rows of
-    # random play are irregular: a branch per point mispredicts often).
-    j = uniform_below(rng, b, m)
-    row = legal[b]
-    for i in range(row.size):
-        j -= row[i]
-        if j < 0:
-            out[b] = i
-            return
-
-
-@cached_kernel()
-def sample_serial(legal, num_legal, rng, out):
-    """A uniformly random legal point for each game's mover (-1 where there is none)."""
-    for b in range(legal.shape[0]):
-        sample_one(b, legal, num_legal, rng, out)
-
-
-@cached_kernel(parallel=True)
-def sample_parallel(legal, num_legal, rng, out):
-    """:func:`sample_serial` with the games shared among numba's threads."""
-    for b in prange(legal.shape[0]):
-        sample_one(b, legal, num_legal, rng, out)
