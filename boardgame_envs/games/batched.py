@@ -1,7 +1,7 @@
 """What every game's batched kernels share: the check of a batch's actions against its legal masks.
 
-The batched engine (:mod:`boardgame_envs.vector`) steps the m,n,k kernels and
-each game's own (:meth:`Game.kernels`, connect four's bitboards); the check
+The batched engine (:mod:`boardgame_envs.vector`) steps each game's own kernels
+(:meth:`Game.kernels`: the m,n,k family's arrays, connect four's bitboards); the check
 that refuses an illegal action before a step changes anything is the same for
 all of them, so it lives here, below both.
 """

@@ -67,9 +67,9 @@ class GameInfo:
     rules: tuple[str, ...] = ()
     default_rule: str | None = None
     factory: str | None = None  # "module:attribute" of a Game class or function (games other than m,n,k)
-    # The batched engine (boardgame_envs.vector, every game) steps it with numba kernels: the m,n,k family's or the
-    # game's own (game.kernels()); else it steps the game's states in a loop. None: derived; True without kernels
-    # is refused.
+    # The batched engine (boardgame_envs.vector, every game) steps it with the numba kernels its game.kernels()
+    # names (the m,n,k family's, connect four's); else it steps the game's states in a loop. None: derived; True
+    # without kernels is refused.
     batched: bool | None = None
     opening_rules: bool = False  # it may be played under a tournament opening rule (games/opening_rules.py)
     # A factory's parameters: name -> Parameter(default, choices), chosen by keyword (info.game(rows=3)).
@@ -86,7 +86,11 @@ class GameInfo:
             if self.parameters or self.arguments:
                 raise bad("parameters", "and arguments are a factory's: an m,n,k entry has sizes and rules instead")
             self._check_mnk(bad)
-            object.__setattr__(self, "batched", True if self.batched is None else bool(self.batched))
+            try:
+                game = self.game()
+            except ValueError as exc:  # defaults the rules refuse (a k longer than the board)
+                raise bad("default_size, default_win_length and default_rule", f"make no game: {exc}") from None
+            self._derive_batched(game, bad)
             return
         if not isinstance(self.factory, str) or ":" not in self.factory:
             raise bad("factory", f"must be 'module:attribute' of a Game class, got {self.factory!r}")
@@ -115,6 +119,10 @@ class GameInfo:
         if kept != wanted:
             raise bad("factory", f"{self.factory!r} builds a game that does not keep its arguments as attributes of "
                                  f"the same name: {kept} for {wanted} (an env is told which game by them)")  # fmt: skip
+        self._derive_batched(game, bad)
+
+    def _derive_batched(self, game: Any, bad: Any) -> None:
+        """``batched`` as the entry's default ``game`` says, by its ``kernels()`` hook: the one rule for every entry."""
         hook = getattr(game, "kernels", None)
         kernels = callable(hook) and hook() is not None
         if self.batched and not kernels:

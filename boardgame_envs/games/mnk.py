@@ -111,7 +111,7 @@ class MNKGame:
     planes: int | None = field(default=None, compare=False)
     marks: str | None = field(default=None, compare=False)
 
-    family = "mnk"  # as_family(game, "mnk"): the m,n,k numba kernels apply
+    family = "mnk"  # as_family(game, "mnk"): the searches' m,n,k numba paths apply (batches go by kernels())
 
     def __post_init__(self) -> None:
         if self.rule not in RULES:
@@ -166,6 +166,13 @@ class MNKGame:
     def new_state(self) -> MNKState:
         """The empty board, black (the first player) to move."""
         return MNKState(self)
+
+    def kernels(self) -> str:
+        """The batched kernels (the protocol's optional hook), named as ``"module:attribute"``: the family's
+        arrays stepped in numba (:class:`~boardgame_envs.games.mnk_batch.MNKBatch`), which
+        ``boardgame_envs.vector.make("gomoku", ...)`` drives. A name, not an import: that module builds on
+        this one. A subclass inherits it; one whose rules the family's kernels do not play returns None."""
+        return "boardgame_envs.games.mnk_batch:MNKBatch"
 
     def describe(self) -> str:
         """The game in words: ``"15x15, 5 in a row, renju"``."""

@@ -54,7 +54,7 @@ after an other action; a game with other actions also keeps ``last_action``
 a game other than m,n,k is drawn through it (docs/render.md).
 
 A family of games may also have numba kernels over flat arrays for the hot
-paths (the m,n,k family's batched engine, PUCT and alpha-beta); a game names
+paths of the searches (the m,n,k family's PUCT and alpha-beta); a game names
 its family in ``game.family``, :func:`as_family` says whether a family's
 kernels apply, and callers fall back to the protocol otherwise. The kernels
 are not objects handed to a generic numba search: numba compiles a function
@@ -73,8 +73,9 @@ None. The batched engine (:mod:`boardgame_envs.vector`) builds it as
 rewards, terminated) -> number of illegal actions``, ``observe(viewers,
 out)``, and read back as a state by ``state(b)``. Without it the engine steps
 the game's states in a Python loop behind the same API, so kernels are only a
-speed-up; connect four's (:mod:`boardgame_envs.games.connect_four_kernels`,
-bitboards) is the model.
+speed-up. The hook is the one way to them; its users in the package are the
+m,n,k family's (:mod:`boardgame_envs.games.mnk_batch`) and connect four's
+(:mod:`boardgame_envs.games.connect_four_kernels`, bitboards, the model).
 """
 
 from __future__ import annotations

@@ -33,12 +33,13 @@ unchanged) and ``info["illegal_action"]`` flags it.
 **Backends.** The games live in a *batch*, arrays with one row per game, which
 :class:`VectorGames` drives through four calls (``reset``, ``step``,
 ``observe``, ``state``). A game brings its own through the protocol's hook
-``game.kernels()`` (connect four: bitboards in numba,
-:mod:`boardgame_envs.games.connect_four_kernels`); the m,n,k family's is
-:class:`~boardgame_envs.games.mnk_batch.MNKBatch` (numba,
-:mod:`boardgame_envs.games.mnk_kernels`); any other game is stepped state by
-state in Python (:class:`~boardgame_envs.vector.loop_batch.LoopBatch`), behind
-the same API. ``parallel=True`` spreads the numba backends' loops over numba's threads.
+``game.kernels()``, the one way a backend is chosen: the m,n,k family's
+(:class:`~boardgame_envs.games.mnk_batch.MNKBatch`, numba,
+:mod:`boardgame_envs.games.mnk_kernels`) and connect four's (bitboards in
+numba, :mod:`boardgame_envs.games.connect_four_kernels`); any other game is
+stepped state by state in Python
+(:class:`~boardgame_envs.vector.loop_batch.LoopBatch`), behind the same API.
+``parallel=True`` spreads the numba backends' loops over numba's threads.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ import numpy as np
 
 from boardgame_envs.games.catalog import game_info, load
 from boardgame_envs.games.parameters import given
-from boardgame_envs.games.protocol import IllegalMoveError, as_family
-from boardgame_envs.games.mnk_batch import MNKBatch, num_planes
+from boardgame_envs.games.mnk_batch import num_planes
+from boardgame_envs.games.protocol import IllegalMoveError
 from boardgame_envs.vector import sampling
 from boardgame_envs.vector.loop_batch import LoopBatch
 
@@ -68,18 +69,17 @@ class IllegalActionsError(IllegalMoveError):
 
 
 def batch_class(game: Any) -> type:
-    """The backend that steps ``game``: its own kernels (``game.kernels()``), the m,n,k family's, or the loop.
+    """The backend that steps ``game``: its own kernels (``game.kernels()``), else the loop over its states.
 
     ``game.kernels()`` returns the batch class or its ``"module:attribute"`` name
     (a name lets the kernels' module import the game's without a circle), or
-    None for a variant without kernels.
+    None for a variant without kernels. The hook alone decides: a game's
+    ``family`` names the searches' fast paths, not its batches.
     """
     hook = getattr(game, "kernels", None)
     own = hook() if callable(hook) else None
     if own is not None:
         return load(own) if isinstance(own, str) else own
-    if as_family(game, "mnk") is not None:
-        return MNKBatch
     return LoopBatch
 
 

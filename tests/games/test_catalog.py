@@ -22,9 +22,14 @@ def test_a_new_game_left_with_defaults_gets_a_derived_batched_field():
     assert info.game().name == "avoid_three"
 
 
-def test_the_shipped_entries_derive_batched_by_family():
+def test_the_shipped_entries_derive_batched_by_their_kernels_hook():
     assert {name: info.batched for name, info in GAMES.items()} == {
         "tictactoe": True, "gomoku": True, "renju": True, "connect_four": True}  # fmt: skip
+
+
+def test_an_mnk_entry_derives_batched_by_the_hook_as_every_entry_does():
+    mnk = dict(sizes=(5, 7), default_size=5, default_win_length=4, rules=("freestyle",), default_rule="freestyle")
+    assert entry(**mnk).batched is True and entry(**mnk, batched=False).batched is True  # MNKGame.kernels() names them
 
 
 @pytest.mark.parametrize(
@@ -43,6 +48,8 @@ def test_the_shipped_entries_derive_batched_by_family():
          "rules must be some of"),
         (dict(sizes=(3, 5), default_size=3, default_win_length=3, rules=("freestyle",), default_rule="renju"),
          "default_rule 'renju' is not among rules"),
+        (dict(sizes=(3, 5), default_size=3, default_win_length=4, rules=("freestyle",), default_rule="freestyle"),
+         "default_size, default_win_length and default_rule make no game: win_length must be an integer in 2.."),
     ],
 )
 def test_a_bad_entry_is_refused_when_built_naming_it(fields, says):
