@@ -16,13 +16,6 @@ from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.mnk import MNKGame, MNKState
 
 
-def num_planes(game: MNKGame) -> int:
-    """The AEC env's plane count for ``game``: 2 for tic-tac-toe (3x3, three in a row), 4 for gomoku, 5 under renju."""
-    if (game.size, game.win_length) == (3, 3):
-        return 2
-    return 5 if game.is_renju else 4
-
-
 class MNKBatch:
     """``num_envs`` games of one :class:`MNKGame` as arrays, one row per game.
 
@@ -38,7 +31,7 @@ class MNKBatch:
         self.num_envs = b = num_envs
         self.num_actions = nn = game.num_actions
         self.size = n = game.size
-        self.num_planes = planes = num_planes(game)
+        self.num_planes = planes = game.num_planes  # the game's own count, as its states' planes() show
         self.obs_shape = (n, n, planes)
         self._step_kernel = K.step_parallel if parallel else K.step_serial
         cfg = np.zeros(K.CFG_SIZE, dtype=np.int64)

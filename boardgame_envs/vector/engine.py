@@ -50,14 +50,13 @@ import numpy as np
 
 from boardgame_envs.games.catalog import game_info, load
 from boardgame_envs.games.parameters import given
-from boardgame_envs.games.mnk_batch import num_planes
 from boardgame_envs.games.protocol import IllegalMoveError
 from boardgame_envs.vector import sampling
 from boardgame_envs.vector.loop_batch import LoopBatch
 
 ILLEGAL_ACTIONS = ("raise", "lose")
 
-__all__ = ["ILLEGAL_ACTIONS", "IllegalActionsError", "VectorGames", "batch_class", "make", "num_planes"]
+__all__ = ["ILLEGAL_ACTIONS", "IllegalActionsError", "VectorGames", "batch_class", "make"]
 
 
 class IllegalActionsError(IllegalMoveError):

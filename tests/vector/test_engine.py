@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from boardgame_envs import IllegalMoveError, vector
+from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.vector import IllegalActionsError
+from boardgame_envs.vector.engine import VectorGames
 
 
 def test_shapes_and_first_position():
@@ -87,6 +89,21 @@ def test_autoreset_off_keeps_finished_games_until_reset_mask():
     assert terminated.tolist() == [True, False] and rewards[0].tolist() == [0, 0]
     obs = vec.reset(options={"reset_mask": np.array([True, False])})
     assert vec.num_moves.tolist() == [0, 6] and not obs[0].any() and vec.legal_action_mask[0].all()
+
+
+@pytest.mark.parametrize("game", [MNKGame(3, 3, "standard"), MNKGame(3, 3, planes=4), MNKGame(6, 4, planes=2)],
+                         ids=repr)  # fmt: skip
+def test_the_kernels_show_the_games_own_planes(game):
+    """The plane count is the game's (``game.num_planes``), not guessed from the board: 3x3 with three in a row
+    under the standard rule is gomoku's four planes, and a game's ``planes=`` choice holds in the batch too."""
+    vec = VectorGames(game, 3, seed=3)
+    obs = vec.reset()
+    assert obs.shape == (3, game.size, game.size, game.num_planes)
+    for _ in range(6):
+        movers = vec.current_player + 1
+        for b in range(3):
+            np.testing.assert_array_equal(obs[b], vec.game_state(b).planes(int(movers[b])))
+        obs = vec.step(vec.sample_legal_actions())[0]
 
 
 def test_sampling_is_legal_uniform_and_seeded():
