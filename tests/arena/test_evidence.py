@@ -12,26 +12,15 @@ import functools
 import numpy as np
 import pytest
 
+from arena.players import Fixed
 from boardgame_envs.arena import MatchResult, match, round_robin_table
 from boardgame_envs.arena.evidence import from_counts, from_records, interval
 from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.envs.factory import make_env
 from boardgame_envs.games import opening_positions
 from boardgame_envs.ladder import levels
-from boardgame_envs.policies.registry import make_policy
 
 CONNECT_FOUR = functools.partial(make_env, "connect_four")
-
-
-class Fixed:
-    """A policy spec that ignores the game's seed: the same player, move for move, in every game."""
-
-    def __init__(self, spec: str, seed: int) -> None:
-        self.spec, self.seed = spec, seed
-        self.name = f"{spec}@{seed}"
-
-    def __call__(self, seed: int):
-        return make_policy(self.spec, seed=self.seed)
 
 
 def _game(moves: list[int], winner: int) -> GameRecord:

@@ -12,25 +12,14 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
+from arena.players import Fixed
 from boardgame_envs import tictactoe_v0
 from boardgame_envs.arena import MatchResult, match, pair_points
 from boardgame_envs.arena.matches import _sprt_step
 from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.arena.sprt import SPRT, Samples, expected_score
-from boardgame_envs.policies.registry import make_policy
 
 TTT_OPENINGS = ["b2", "a1", "a1 b2"]
-
-
-class Fixed:
-    """A policy spec that ignores the game's seed: the same player, move for move, in every game."""
-
-    def __init__(self, spec: str, seed: int) -> None:
-        self.spec, self.seed = spec, seed
-        self.name = f"{spec}@{seed}"
-
-    def __call__(self, seed: int):
-        return make_policy(self.spec, seed=self.seed)
 
 
 def test_deterministic_players_over_three_openings_do_not_decide():
