@@ -13,6 +13,7 @@ import dataclasses
 
 import pytest
 
+from arena.record_texts import move_list, refused_file, sgf
 from boardgame_envs.arena import a_points
 from boardgame_envs.arena.records import (
     GameRecord, RecordError, from_move_list, from_sgf, load, save, to_move_list, to_sgf,
@@ -39,14 +40,6 @@ NOT_OVER = ("the result says the game was drawn, but the game is not over after 
             "in a draw, and a game stopped before its end has no result")  # fmt: skip
 
 
-def sgf(result: str, moves: str) -> str:
-    return f"(;GM[4]SZ[3]KL[3]RU[freestyle]PB[a]PW[b]{result}\n;{moves})"
-
-
-def move_list(result: str, moves: str, extra: str = "") -> str:
-    return f"game: connect_four\nfirst: a\nsecond: b\nresult: {result}\n{extra}moves: {moves}\n"
-
-
 # ---------------------------------------------------------------- a draw stated on an unfinished board: refused
 @pytest.mark.parametrize("result", ["RE[0]", "RE[Draw]", "RE[draw]"])
 def test_an_sgf_stating_a_draw_on_an_unfinished_board_is_refused_in_one_line(result):
@@ -67,13 +60,9 @@ def test_a_drawn_forfeit_is_refused_the_arena_never_writes_one():
 
 
 def test_a_doctored_draw_file_is_one_line_naming_it_and_replay_exits_2(tmp_path, capsys):
-    path = tmp_path / "game-0001.sgf"
-    path.write_text(sgf("RE[0]", THREE_MOVES))
-    with pytest.raises(RecordError, match=r"^.*game-0001.sgf: the result says the game was drawn, but the game is not "
-                                          r"over after 3 moves"):  # fmt: skip
-        load(path)
-    assert main(["replay", str(path)]) == 2
-    out, err = capsys.readouterr()
+    out, err = refused_file(tmp_path / "game-0001.sgf", sgf("RE[0]", THREE_MOVES),
+                            r"^.*game-0001.sgf: the result says the game was drawn, but the game is not over after 3 "
+                            r"moves", capsys)  # fmt: skip
     assert "Draw" not in out and err.count("\n") == 1 and "the game is not over after 3 moves" in err
 
 

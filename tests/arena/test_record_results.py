@@ -14,11 +14,11 @@ import dataclasses
 import numpy as np
 import pytest
 
+from arena.record_texts import move_list, refused_file, sgf
 from boardgame_envs.arena import match, play_record
 from boardgame_envs.arena.records import (
     GameRecord, RecordError, from_move_list, from_sgf, load, save, to_move_list, to_sgf,
 )  # fmt: skip
-from boardgame_envs.cli import main
 from boardgame_envs.policies import make_policy
 from boardgame_envs.policies.base import Forfeit
 from conformance.cases import ALL, OPENINGS, case_fixture
@@ -46,14 +46,6 @@ RED_WINS = "a b a b a b a"
 #  X X O X O X O
 #  X O O X O O O      X red (first), O yellow
 FULL_COLUMNS = "d f a e d g a a d e a g e d a c e e f f f a g b d e b b d b g c f b b g c g c c f c"
-
-
-def sgf(result: str, moves: str) -> str:
-    return f"(;GM[4]SZ[3]KL[3]RU[freestyle]PB[a]PW[b]{result}\n;{moves})"
-
-
-def move_list(result: str, moves: str, extra: str = "") -> str:
-    return f"game: connect_four\nfirst: a\nsecond: b\nresult: {result}\n{extra}moves: {moves}\n"
 
 
 # ---------------------------------------------------------------- doctored records: refused, saying why
@@ -96,13 +88,9 @@ def test_a_move_after_the_end_of_a_move_list_game_is_named():
 
 
 def test_a_doctored_file_is_one_line_naming_it_and_replay_exits_2(tmp_path, capsys):
-    path = tmp_path / "game-0001.txt"
-    path.write_text(move_list("0-1", RED_WINS))
-    with pytest.raises(RecordError, match=r"^.*game-0001.txt: the result says yellow won, but the moves end in a win "
-                                          r"for red at move 7$"):  # fmt: skip
-        load(path)
-    assert main(["replay", str(path), "--moves", "7"]) == 2
-    err = capsys.readouterr().err.strip()
+    err = refused_file(tmp_path / "game-0001.txt", move_list("0-1", RED_WINS),
+                       r"^.*game-0001.txt: the result says yellow won, but the moves end in a win for red at move 7$",
+                       capsys, "--moves", "7").err.strip()  # fmt: skip
     assert "game-0001.txt: the result says yellow won" in err and "\n" not in err
 
 
