@@ -90,6 +90,10 @@ class GameAECEnv(AECEnv, EzPickle):
         self._space_seed: int | None = None
         self._has_reset = False
         self._window: Any = None  # the "human" window, opened on the first render
+        # Keywords for the pictures of render() ("rgb_array", "human"): cell, coordinates, move_numbers, status,
+        # ...; see boardgame_envs.render.rgb. A keyword it does not know (TypeError) or an option the game cannot
+        # have (ValueError: coordinates where the action names give none) raises when render() draws.
+        self.render_options: dict[str, Any] = {}
 
     # ---------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -248,7 +252,11 @@ class GameAECEnv(AECEnv, EzPickle):
 
     # --------------------------------------------------------------- outputs
     def render(self) -> Any:
-        """``"ansi"``: the board as text; ``"rgb_array"``: a picture of the cells; ``"human"``: it in a window."""
+        """``"ansi"``: the board as text; ``"rgb_array"``: a picture of the cells; ``"human"``: it in a window.
+
+        Pictures come from :func:`boardgame_envs.render.rgb` with the keywords in ``render_options``, over
+        ``status=False`` (no status band unless asked: the cells alone, 48 pixels a cell by default).
+        """
         if self.render_mode is None:
             from gymnasium import logger
 
@@ -257,9 +265,9 @@ class GameAECEnv(AECEnv, EzPickle):
             return None
         if self.render_mode == "ansi":
             return render_text(self.game_state)
-        from boardgame_envs.render.raster import render_cells
+        from boardgame_envs.render import rgb
 
-        frame = render_cells(self.game_state)
+        frame = rgb(self, **{"status": False, **self.render_options})
         if self.render_mode == "rgb_array":
             return frame
         if self._window is None:

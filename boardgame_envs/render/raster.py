@@ -144,8 +144,8 @@ def _disc_mask(cx: float, cy: float, width: int, height: int, inner: float, oute
 
 def render_cells(state: Any, cell: int = DEFAULT_CELL) -> np.ndarray:
     """Any protocol state as a ``(rows * cell, columns * cell, 3)`` uint8 picture without a status band: the
-    game's own drawing, else a piece per cell with the last marked; a pass is a bar along the bottom edge (the
-    env's ``rgb_array`` and the play window)."""
+    game's own drawing, else a piece per cell with the last marked; a pass is a bar along the bottom edge (what
+    the env's ``rgb_array`` draws with its default ``render_options``)."""
     return paint(*layout_cells(state, Options(cell=cell, status=False))[:3])
 
 
