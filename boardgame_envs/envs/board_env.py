@@ -100,9 +100,6 @@ class MNKAECEnv(GameAECEnv):
         self._last_move_index = [(a // n, a % n, PLANE_LAST_MOVE) for a in range(n * n)]
         self._has_last_move_plane = num_planes > PLANE_LAST_MOVE
         self._make_views()
-        # Keywords for the pictures of render() ("rgb_array", "human"): cell,
-        # coordinates, move_numbers, status; see boardgame_envs.render.rgb.
-        self.render_options: dict[str, Any] = {}
 
     # EzPickle alone would rebuild a fresh env from the constructor arguments;
     # a mid-game env (sent to a worker process, say) should arrive mid-game.

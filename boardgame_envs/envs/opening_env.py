@@ -69,7 +69,6 @@ class OpeningRuleEnv(GameAECEnv):
         if not isinstance(game, OpeningRuleGame):
             raise TypeError(f"OpeningRuleEnv plays an OpeningRuleGame, got {type(game).__name__}")
         super().__init__(game, agent_names, render_mode)
-        self.render_options: dict[str, Any] = {}  # keywords of the pictures, as the m,n,k env has them
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a game at the first step of the opening, or after ``options={"opening": [actions]}``."""

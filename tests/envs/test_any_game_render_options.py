@@ -17,7 +17,7 @@ from boardgame_envs import connect_four_v0, render
 from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.render.raster import render_cells
 from games.dots_and_boxes import DotsAndBoxesGame
-from games.misere_game import AvoidThreeGame
+from games.misere_game import NumberedAvoidThree as Numbered
 
 CELL = 48  # the default pixels a cell
 
@@ -40,13 +40,6 @@ def _played(game, moves):
     for word in moves.split():
         env.step(game.parse_action(word))
     return env
-
-
-class Numbered(AvoidThreeGame):
-    """Avoid three with its cells named 1..9: names with no column and row, so no coordinates."""
-
-    def action_name(self, action):
-        return str(int(action) + 1)
 
 
 def test_no_options_draw_the_picture_of_before():

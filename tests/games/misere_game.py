@@ -100,3 +100,18 @@ class TwoStonesState(AvoidThreeState):
         super().play(action)  # validates, lays the stone, ends the game or passes the turn
         if not self.terminal and self.num_moves % 2 == 0:  # moves 1-2, 3-4, ...: the second stone is still due
             self.to_move = mover
+
+
+class NumberedAvoidThree(AvoidThreeGame):
+    """Avoid three with its cells named 1..9 (as on a phone's keys): names with no column and row in them, so
+    the text board and the pictures have no coordinates for it."""
+
+    def action_name(self, action: int) -> str:
+        super().action_name(action)  # the range check
+        return str(int(action) + 1)
+
+    def parse_action(self, text: str) -> int:
+        word = str(text).strip()
+        if word.isdigit() and 1 <= int(word) <= 9:
+            return int(word) - 1
+        raise ValueError(f"cannot read {word[:40]!r} as a cell: write 1..9")

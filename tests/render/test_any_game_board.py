@@ -26,7 +26,7 @@ from boardgame_envs.render.cells import layout_cells
 from boardgame_envs.render.raster import render_cells
 from boardgame_envs.render.scene import Options, Text
 from games.dots_and_boxes import DotsAndBoxesGame
-from games.misere_game import AvoidThreeGame
+from games.misere_game import NumberedAvoidThree as Numbered
 from games.pass_game import PassGame
 
 CELL = 48  # the default pixels a cell of these pictures
@@ -184,10 +184,6 @@ def test_dots_and_boxes_coordinates_name_its_lines_on_both_edges():
 
 
 def test_coordinates_where_the_names_give_none_are_refused():
-    class Numbered(AvoidThreeGame):  # cells named 1..9: no column and row in the names
-        def action_name(self, action):
-            return str(int(action) + 1)
-
     state = Numbered().new_state()
     assert render.rgb(state).shape == render.rgb(state, coordinates=False).shape  # off by default: no error
     with pytest.raises(ValueError, match=r"coordinates=True: avoid three, 3x3 .* has no coordinates: its action "

@@ -14,7 +14,7 @@ from boardgame_envs.games.catalog import game_info
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.ui.terminal import play_terminal, usage
 from games.dots_and_boxes import DotsAndBoxesGame
-from games.misere_game import AvoidThreeGame
+from games.misere_game import NumberedAvoidThree as Numbered
 
 
 class Scripted:
@@ -26,20 +26,6 @@ class Scripted:
     def act(self, source):
         mask = game_state_of(source).legal_mask()
         return next(a for a in self.actions if mask[a])
-
-
-class Numbered(AvoidThreeGame):
-    """The misère game with its cells named 1..9 (as on a phone's keys): names with no column and row in them."""
-
-    def action_name(self, action):
-        super().action_name(action)  # the range check
-        return str(int(action) + 1)
-
-    def parse_action(self, text):
-        word = str(text).strip()
-        if word.isdigit() and 1 <= int(word) <= 9:
-            return int(word) - 1
-        raise ValueError(f"cannot read {word[:40]!r} as a cell: write 1..9")
 
 
 def _played(game, moves):

@@ -16,7 +16,7 @@ from boardgame_envs.envs.text import coordinates, render_text
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.ui.terminal import play_terminal, usage
-from games.misere_game import AvoidThreeGame
+from games.misere_game import AvoidThreeGame, NumberedAvoidThree as Numbered
 from games.pass_game import PASS, PassGame
 
 
@@ -63,10 +63,6 @@ def test_coordinates_come_from_the_cells_names_or_not_at_all():
     assert coordinates(PassGame()) == (["a", "b", "c"], ["3", "2", "1"])
     assert coordinates(AvoidThreeGame()) == (["a", "b", "c"], ["1", "2", "3"])  # its row 1 is the top
     assert coordinates(game_info("connect_four").game()) == (list("abcdefg"), [])  # a column's cells: one action
-
-    class Numbered(AvoidThreeGame):  # names that do not split into a column and a row: no coordinates
-        def action_name(self, action):
-            return str(action)
 
     assert coordinates(Numbered()) == ([], [])
 
