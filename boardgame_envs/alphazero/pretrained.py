@@ -135,17 +135,17 @@ PRETRAINED: dict[str, Pretrained] = {
         Pretrained(
             name="ppo-connect-four", game="connect_four", rule=None, board_size=None, win_length=None, simulations=0,
             kind="boardnet",
-            command="python baselines/ppo_selfplay.py --game connect_four --seed 0 --cpu-hours 2 --channels 32 "
-            "--layers 1 --blocks 3 --random-moves 2 --rate-games 100 --out runs/ppo-c4-s0 (the single-file PPO on "
+            command="python baselines/ppo_selfplay.py --game connect_four --seed 1 --cpu-hours 2 --channels 32 "
+            "--layers 1 --blocks 3 --random-moves 2 --rate-games 100 --out runs/ppo-c4-s1 (the single-file PPO on "
             "connect four's batched engine: one 3x3 convolution and 3 residual blocks of 32 channels, a logit per "
             "column, the learner's first 0..2 moves random, 128 games at once against an opponent pool: random, "
             "greedy at epsilon 0.75/0.5/0.25, greedy and its own last 10 snapshots; its final.pt after the whole "
-            "2 CPU-hour budget, 1,410 updates, 5,775,360 steps, resumed across sessions; "
+            "2 CPU-hour budget, 1,282 updates, 5,251,072 steps, resumed across sessions; seed 0's rated +810; "
             "baselines/results/ppo_selfplay.md)",
             date="2026-11-28",
-            rating="connect_four ladder +810 (95% +761..+859) in 200 games, level with connect_four/4 (greedy); its "
-            "policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
-            ladder_rating=LadderRating("connect_four", 810, 761, 859, 200),
+            rating="connect_four ladder +884 (95% +834..+934) in 200 games, between connect_four/4 (greedy) and /5 "
+            "(mcts, 1,000 simulations); its policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
+            ladder_rating=LadderRating("connect_four", 884, 834, 934, 200),
         ),
         Pretrained(
             name="sb3-connect-four", game="connect_four", rule=None, board_size=None, win_length=None, simulations=0,

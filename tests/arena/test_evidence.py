@@ -1,8 +1,8 @@
 """The arena's evidence: distinct games and colour pairs, an interval from the distinct pairs, and its coverage.
 
-The case behind it (issue 47): ``arena connect_four pretrained:ppo-connect-four greedy --games 20`` printed
-20-0, "score 1.000 (95% 0.839..1.000); Elo at least +287" from the empty board, with half its games repeats,
-while the ladder puts the network about 300 Elo below greedy.
+The case behind it (issue 47): ``arena connect_four pretrained:sb3-connect-four greedy --games 20`` (the model
+was then named ``ppo-connect-four``) printed 20-0, "score 1.000 (95% 0.839..1.000); Elo at least +287" from the
+empty board, with half its games repeats, while the ladder puts the network about 300 Elo below greedy.
 """
 
 from __future__ import annotations
