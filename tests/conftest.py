@@ -1,3 +1,4 @@
+import multiprocessing
 import os
 import signal
 import sys
@@ -27,3 +28,15 @@ if "SB3_LOGDIR" not in os.environ:
     _sb3_logs = tempfile.mkdtemp(prefix="boardgame-envs-tests-sb3-logs-")
     os.environ["SB3_LOGDIR"] = _sb3_logs
     atexit.register(shutil.rmtree, _sb3_logs, ignore_errors=True)
+
+# Importing TorchRL sets multiprocessing's start method to "spawn" for the whole process (torchrl/__init__.py does
+# it on import). The tests that import it (tests/envs/test_library_wrappers.py, tests/test_examples.py) would leave
+# every later test's worker pool (arena, ladder, gomocup) spawning fresh interpreters that import the package again,
+# several CPU-seconds a pool, and under another start method than the same test gets when run alone. Each test
+# starts with the start method the session began with.
+_START_METHOD = multiprocessing.get_start_method(allow_none=True)
+
+
+def pytest_runtest_teardown(item, nextitem):
+    if multiprocessing.get_start_method(allow_none=True) != _START_METHOD:
+        multiprocessing.set_start_method(_START_METHOD, force=True)
