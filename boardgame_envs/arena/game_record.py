@@ -28,7 +28,13 @@ from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.opening_game import OpeningRuleGame
 
-__all__ = ["GameRecord", "RecordError", "check_result", "game_parameters", "piskvork_moves", "replay_moves"]
+__all__ = ["TURN_FAULTS", "GameRecord", "RecordError", "check_result", "game_parameters", "piskvork_moves", "replay_moves", "winner_by_fault"]
+
+
+# The faults only the side to act can commit: its move is refused, or its answer is not a move (neither is written
+# into ``moves``). A resignation, a loss on time (a move made after the flag fell is recorded) or a crash may come on
+# either side's turn in another program's records, so they are not held to the turn.
+TURN_FAULTS = ("illegal move", "bad answer")
 
 
 class RecordError(ValueError):
@@ -181,6 +187,17 @@ def check_result(record: GameRecord, state: Any) -> None:
     elif not record.forfeit:
         raise RecordError(f"the result says {said}, but the game is not over after {moves} "
                           f"and the record gives no forfeit, resignation or loss on time that ended it")  # fmt: skip
+    elif record.fault in TURN_FAULTS and record.winner != winner_by_fault(state):
+        loser = _name(state.game, 3 - winner_by_fault(state))
+        raise RecordError(f"the result says {said}, but after {moves} it was {loser}'s turn, and only the side to "
+                          f"act can lose by a fault of kind {record.fault!r}")  # fmt: skip
+
+
+def winner_by_fault(state: Any) -> int:
+    """The winner a record names when the side to act loses by its own fault (an illegal move, a bad answer): the
+    other side, as a colour under an opening rule (whose players are seats)."""
+    other = 3 - int(state.to_move)
+    return state.color_of(other) if isinstance(state.game, OpeningRuleGame) else other
 
 
 def _winner(state: Any) -> int:

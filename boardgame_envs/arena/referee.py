@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.arena.backends import ArenaError
+from boardgame_envs.arena.game_record import winner_by_fault
 from boardgame_envs.arena.records import GameRecord, game_parameters
 from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.games.lines import BLACK, WHITE
@@ -141,13 +142,6 @@ def _side(state: Any, player: int) -> str:
     return game.player_name(player)
 
 
-def _winner_after_fault(state: Any) -> int:
-    """The winning colour when the side to act loses by its fault."""
-    if isinstance(state.game, OpeningRuleGame):
-        return state.color_of(3 - state.to_move)
-    return WHITE if state.to_move == BLACK else BLACK
-
-
 def _glitches(policy: Any) -> int:
     count = getattr(policy, "glitches", 0)
     return int(count) if isinstance(count, (int, np.integer)) and not isinstance(count, bool) else 0
@@ -167,7 +161,7 @@ def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record:
             action = policy.act(state.clone())  # a copy: what a policy writes on it changes nothing here
         except Forfeit as exc:  # an engine that crashed, timed out or broke the rules: its loss
             kind = fault_kind(exc)
-            record.winner, record.forfeit, record.fault = _winner_after_fault(state), True, kind
+            record.winner, record.forfeit, record.fault = winner_by_fault(state), True, kind
             record.reason = f"{color} ({name}) forfeits ({kind}): {exc}"
             return
         except (Exception, SystemExit) as exc:  # SystemExit too: a policy does not get to end the match's process
@@ -179,7 +173,7 @@ def _play_out(env: Any, state: Any, players: dict[str, tuple[Any, str]], record:
         if reason is not None:
             if strict:
                 raise IllegalMoveError(f"{color} ({name}) played an illegal move: {reason}")
-            record.winner, record.forfeit = _winner_after_fault(state), True
+            record.winner, record.forfeit = winner_by_fault(state), True
             record.fault = "illegal move"
             record.reason = f"{color} ({name}) played an illegal move and loses: {reason}"
             return

@@ -16,6 +16,7 @@ import pytest
 
 from arena.record_texts import move_list, refused_file, sgf
 from boardgame_envs.arena import match, play_record
+from boardgame_envs.arena.game_record import TURN_FAULTS
 from boardgame_envs.arena.records import (
     GameRecord, RecordError, from_move_list, from_sgf, load, save, to_move_list, to_sgf,
 )  # fmt: skip
@@ -59,6 +60,10 @@ FULL_COLUMNS = "d f a e d g a a d e a g e d a c e e f f f a g b d e b b d b g c 
                                             "for X at move 5"),
     (sgf("RE[B+]", BLACK_WINS + ";W[cc]"), "move 6 (c1) comes after the end of the game: a win for X at move 5"),
     (sgf("RE[B+]", "B[aa];W[aa]"), "move 2: a3 is occupied (by X)"),
+    # O to move after three moves: only O can have played an illegal move (which a record leaves out of its moves).
+    (sgf("RE[W+F]FK[illegal move]", "B[aa];W[ab];B[ba]"), "the result says O won by forfeit (illegal move), but after "
+                                                          "3 moves it was O's turn, and only the side to act can lose "
+                                                          "by a fault of kind 'illegal move'"),
 ])  # fmt: skip
 def test_a_doctored_sgf_record_is_refused_saying_what_it_says_and_what_the_moves_give(text, says):
     with pytest.raises(RecordError) as info:
@@ -75,6 +80,9 @@ def test_a_doctored_sgf_record_is_refused_saying_what_it_says_and_what_the_moves
                                       "record gives no forfeit, resignation or loss on time that ended it"),
     (move_list("0-1", RED_WINS, "fault: crash\n"), "the result says yellow won by forfeit (crash), but the moves end "
                                                    "in a win for red at move 7"),
+    (move_list("0-1", "a b a", "fault: bad answer\n"), "the result says yellow won by forfeit (bad answer), but after "
+                                                       "3 moves it was yellow's turn, and only the side to act can "
+                                                       "lose by a fault of kind 'bad answer'"),
 ])  # fmt: skip
 def test_a_doctored_move_list_record_is_refused_saying_what_it_says_and_what_the_moves_give(text, says):
     with pytest.raises(RecordError) as info:
@@ -102,6 +110,10 @@ def test_the_honest_records_read():
     assert from_move_list(move_list("1/2-1/2", FULL_COLUMNS)).winner == 0
     stopped = from_move_list(move_list("0-1", "a b a", "reason: red timed out\nfault: timeout\n"))
     assert (stopped.winner, stopped.forfeit, stopped.fault) == (2, True, "timeout")
+    # An illegal move is the side to act's (yellow's, after three moves); a loss on time or a resignation may be
+    # either side's (a move made after the flag fell is recorded), so those are not held to the turn.
+    assert from_move_list(move_list("1-0", "a b a", "fault: illegal move\n")).winner == 1
+    assert from_sgf(sgf("RE[W+R]", "B[aa];W[ab];B[ba]")).winner == 2
 
 
 @pytest.mark.parametrize(("result", "winner", "fault"), [
@@ -185,6 +197,10 @@ def test_every_game_forfeited_reads_back(case, kind, tmp_path):
         assert record.forfeit and record.fault == kind and record.winner
         back = round_trip(record, tmp_path)
         assert not back.state().terminal
+        if kind in TURN_FAULTS:  # the other side said to have lost by it: refused
+            flipped = dataclasses.replace(record, winner=3 - record.winner)
+            with pytest.raises(RecordError, match="only the side to act can lose by a fault of kind"):
+                load(save(flipped, tmp_path / "flipped.sgf"))
 
 
 @pytest.mark.parametrize("game, openings", [("tictactoe", None), ("connect_four", "connect_four_2ply")])
