@@ -28,7 +28,10 @@ from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.notation import point_name
 from boardgame_envs.games.opening_game import OpeningRuleGame
 
-__all__ = ["TURN_FAULTS", "GameRecord", "RecordError", "check_result", "game_parameters", "piskvork_moves", "replay_moves", "winner_by_fault"]
+__all__ = [
+    "TURN_FAULTS", "GameRecord", "RecordError", "check_result", "game_parameters", "piskvork_moves", "replay_moves",
+    "winner_by_fault",
+]  # fmt: skip
 
 
 # The faults only the side to act can commit: its move is refused, or its answer is not a move (neither is written
