@@ -164,16 +164,16 @@ PRETRAINED: dict[str, Pretrained] = {
         Pretrained(
             name="ppo-gomoku9", game="gomoku", rule="freestyle", board_size=9, win_length=5, simulations=0,
             kind="boardnet",
-            command="python baselines/ppo_selfplay.py --game gomoku9 --seed 0 --cpu-hours 2 --channels 32 --layers 1 "
-            "--blocks 3 --random-moves 3 --rate-games 100 --out runs/ppo-g9res-s0 (the single-file PPO: one 3x3 "
+            command="python baselines/ppo_selfplay.py --game gomoku9 --seed 2 --cpu-hours 2 --channels 32 --layers 1 "
+            "--blocks 3 --random-moves 3 --rate-games 100 --out runs/ppo-g9res-s2 (the single-file PPO: one 3x3 "
             "convolution and 3 residual blocks of 32 channels, the learner's first 0..3 moves random, 128 games at "
             "once on the batched engine against an opponent pool: random, greedy at epsilon 0.75/0.5/0.25, greedy "
-            "and its own last 10 snapshots; its final.pt after the whole 2 CPU-hour budget, 800 updates, 3,276,800 "
-            "steps, resumed across sessions; baselines/results/ppo_selfplay.md)",
-            date="2026-11-28",
-            rating="gomoku9 ladder +1369 (95% +1321..+1418) in 200 games, level with gomoku9/6 "
-            "(greedy:epsilon=0.2); its policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
-            ladder_rating=LadderRating("gomoku9", 1369, 1321, 1418, 200),
+            "and its own last 10 snapshots; its final.pt after the whole 2 CPU-hour budget, 883 updates, 3,616,768 "
+            "steps, resumed across sessions; seeds 0 and 1 rated +1369 and +1274; baselines/results/ppo_selfplay.md)",
+            date="2026-11-29",
+            rating="gomoku9 ladder +1431 (95% +1382..+1481) in 200 games, between gomoku9/6 (greedy:epsilon=0.2) "
+            "and /7 (greedy:epsilon=0.1); its policy's most likely move, no search (baselines/results/ppo_selfplay.md)",
+            ladder_rating=LadderRating("gomoku9", 1431, 1382, 1481, 200),
         ),
         Pretrained(
             name="ppo-renju", game="gomoku", rule="renju", board_size=15, win_length=5, simulations=0,
