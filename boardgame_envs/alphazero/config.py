@@ -79,6 +79,9 @@ class AlphaZeroConfig:
     """Each warm-start game opens with the board's default openings, then 0 to this many random moves near the stones."""
     warm_steps: int = 1000
     """Learning steps on the warm-start examples before self-play begins."""
+    init_network: str | None = None
+    """A fresh run starts from this network instead of random weights: pretrained:NAME, a checkpoint file or a
+    run folder (its latest.pt), of the config's shape; the optimizer and replay buffer start empty. None: random."""
     # Learner: policy cross-entropy + value MSE + L2 (weight_decay).
     buffer_size: int = 20_000
     """Positions kept for training (before symmetry augmentation)."""
@@ -180,6 +183,12 @@ class AlphaZeroConfig:
                 check_spec(self.warm_start)
             except ValueError as exc:
                 raise ValueError(f"warm_start: {exc}") from None
+        if self.init_network is not None:
+            if not isinstance(self.init_network, str) or not self.init_network.strip():
+                raise ValueError(f"init_network must be pretrained:NAME or a checkpoint path, got {self.init_network!r}")
+            if self.warm_start is not None:
+                raise ValueError(f"give warm_start or init_network, not both: a run starts from one or the other (warm_start is "
+                                 f"{self.warm_start!r}; on the command line, --warm-start none)")
         self.eval_opponents = tuple(self.eval_opponents)
         for spec in self.eval_opponents:
             check_spec(spec)  # a typo fails here, not at the first evaluation

@@ -82,6 +82,38 @@ class RunLedger:
                 raise
         self.saved_iteration = self.iteration  # the iteration of out/latest.pt (0: none written, or the warm start's)
         self.saved_warm = dict(self.warm) if resuming else None
+        if not resuming and cfg.init_network is not None:
+            try:
+                self._start_from_network(cfg.init_network)
+            except BaseException:
+                self.release_lock()
+                raise
+
+    def _start_from_network(self, source: str) -> None:
+        """A fresh run's first weights from ``source`` (``pretrained:NAME``, a checkpoint file or a run folder):
+        of this run's game and network shape, finite, or one :class:`CheckpointError` line. The optimizer and
+        the replay buffer start empty, and there is no warm start to play."""
+        if source.startswith("pretrained:"):
+            from boardgame_envs.alphazero.pretrained import pretrained
+
+            entry = pretrained(source.partition(":")[2])
+            if entry.kind != "alphazero":
+                raise CheckpointError(f"init_network: {source} is a {entry.kind} network, not an AlphaZero one")
+            path = entry.path
+        else:
+            path = Path(source)
+        checkpoint = load_checkpoint(path)
+        if checkpoint["game"] != game_to_dict(self.game):
+            raise CheckpointError(f"init_network: {source} is a network for {checkpoint['game']}, "
+                                  f"not {game_to_dict(self.game)}")  # fmt: skip
+        if checkpoint["net_hparams"] != self.net.hparams:
+            raise CheckpointError(f"init_network: {source} is a network of shape {checkpoint['net_hparams']}, the "
+                                  f"config asks for {self.net.hparams} (set blocks and channels to its)")  # fmt: skip
+        bad = first_nonfinite(checkpoint["net"])
+        if bad:
+            raise CheckpointError(f"init_network: {source}: its weights are not finite ({bad})")
+        self.net.load_state_dict(checkpoint["net"])
+        self.warm["done"] = True
 
     def release_lock(self) -> None:
         """Let another trainer use ``out`` (done at the end of :meth:`train`)."""
@@ -97,7 +129,10 @@ class RunLedger:
             return f"resuming the warm start ({self.out}/{LATEST}; {self._warm_so_far()})"
         if self.saved_warm is not None:
             return f"resuming after the warm start ({self.out}/{LATEST})"
-        return f"starting a new run in {self.out}" if self.out is not None else "starting a new run (no out folder: nothing is kept)"
+        start = f" from {self.config.init_network}" if self.config.init_network is not None and not self.iteration else ""
+        if self.out is None:
+            return f"starting a new run{start} (no out folder: nothing is kept)"
+        return f"starting a new run in {self.out}{start}"
 
     @property
     def learned(self) -> bool:
