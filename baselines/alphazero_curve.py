@@ -98,9 +98,14 @@ def spread(cpu_s: list[float], count: int) -> list[int]:
 
 def rate_run(run: Path, games: int, simulations: int, jobs: int = 1, seed: int = 0, progress: bool = True,
              extra: str = "", max_points: int | None = None,
-             iterations: list[int] | None = None) -> dict[str, Any]:  # fmt: skip
+             iterations: list[int] | None = None, cpu_offset_hours: float = 0.0) -> dict[str, Any]:  # fmt: skip
     """Rate every snapshot of ``run`` not rated yet at these settings (or ``max_points`` of them, spread
-    evenly over the run's CPU-hours, or those of these ``iterations``); returns the curve (also written to disk)."""
+    evenly over the run's CPU-hours, or those of these ``iterations``); returns the curve (also written to disk).
+
+    ``cpu_offset_hours`` is the training a run started from (``train --init-network``: the CPU-hours that made
+    that network), added to each point's own so that the curve continues the parent's; each point keeps it."""
+    if not math.isfinite(cpu_offset_hours) or cpu_offset_hours < 0:
+        raise ValueError(f"cpu_offset_hours must be a non-negative number, got {cpu_offset_hours!r}")
     from boardgame_envs.ladder import rate
 
     curve = read_curve(run)
@@ -120,14 +125,14 @@ def rate_run(run: Path, games: int, simulations: int, jobs: int = 1, seed: int =
         rating = rate(spec, name, rule=rule, board_size=board, games=games, seed=seed, jobs=jobs, progress=progress)
         curve["points"].append({
             "snapshot": path.name, "iteration": facts["iteration"], "games_trained": facts["games"],
-            "cpu_hours": facts["cpu_s"] / 3600, "simulations": simulations, "games_asked": games, "extra": extra,
+            "cpu_hours": facts["cpu_s"] / 3600 + cpu_offset_hours, "cpu_offset_hours": cpu_offset_hours, "simulations": simulations, "games_asked": games, "extra": extra,
             "ladder": rating.ladder, "elo": rating.elo, "low": rating.low, "high": rating.high,
             "games": rating.games, "rated": rating.describe(),
             "command": f"boardgame-envs rate {spec} {name}" + (f" --board-size {board}" if board else "")
                        + (f" --rule {rule}" if rule else "") + f" --games {games} --seed {seed}",
         })  # fmt: skip
         write_curve(run, curve)
-        print(f"{run.name} {path.name}: {facts['cpu_s'] / 3600:.2f} CPU-hours, {rating.describe()}", flush=True)
+        print(f"{run.name} {path.name}: {facts['cpu_s'] / 3600 + cpu_offset_hours:.2f} CPU-hours, {rating.describe()}", flush=True)
     return curve
 
 
@@ -216,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="rate at most this many snapshots, spread evenly over the CPU-hours (first and last among them)")
     r.add_argument("--iterations", default=None, metavar="I,J,...",
                    help="rate the snapshots of these iterations only (e.g. 0,24,48: two runs' points at the same ones)")
+    r.add_argument("--cpu-offset", type=float, default=0.0, metavar="HOURS",
+                   help="CPU-hours of the training the run started from (train --init-network), added to every point")
     p = sub.add_parser("plot", help="draw the runs' curves")
     p.add_argument("runs", type=Path, nargs="+")
     p.add_argument("--out", type=Path, required=True)
@@ -245,8 +252,11 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as exc:
                 print(exc, file=sys.stderr)
                 return 2
+        if not math.isfinite(args.cpu_offset) or args.cpu_offset < 0:
+            print(f"--cpu-offset must be a non-negative number of CPU-hours, got {args.cpu_offset}", file=sys.stderr)
+            return 2
         rate_run(args.run, args.games, args.simulations, args.jobs, args.seed, extra=args.extra,
-                 max_points=args.max_points, iterations=iterations)
+                 max_points=args.max_points, iterations=iterations, cpu_offset_hours=args.cpu_offset)
     elif args.command == "plot":
         labels = args.labels.split(",") if args.labels else None
         if labels and len(labels) != len(args.runs):

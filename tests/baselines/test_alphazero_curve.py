@@ -94,3 +94,17 @@ def test_points_rated_with_different_searches_are_not_one_curve(tmp_path, capsys
     assert curve.main(["table", str(tmp_path), "--search", "400 simulations"]) == 0
     assert capsys.readouterr().out.count("| iter-") == 1
     assert curve.main(["plot", str(tmp_path), "--out", str(tmp_path / "c.png")]) == 2
+
+
+def test_a_run_started_from_another_network_continues_its_cpu_hours(tmp_path):
+    curve = load_baseline("alphazero_curve")
+    run = tmp_path / "ttt"
+    config = AlphaZeroConfig.for_game("tictactoe", out=str(run), iterations=1, snapshot_every=1, **TINY)
+    AlphaZeroTrainer(tictactoe_v0.env, config).train()
+    assert curve.main(["rate", str(run), "--games", "2", "--simulations", "0", "--cpu-offset", "5.05"]) == 0
+    points = json.loads((run / "curve.json").read_text())["points"]
+    own = curve.snapshot_facts(run / "snapshots" / "iter-0001.pt")["cpu_s"] / 3600
+    assert points[0]["cpu_hours"] == 5.05 and points[1]["cpu_hours"] == pytest.approx(5.05 + own)
+    assert all(p["cpu_offset_hours"] == 5.05 for p in points)
+    assert curve.main(["rate", str(run), "--cpu-offset", "-1"]) == 2
+    assert curve.main(["rate", str(run), "--cpu-offset", "nan"]) == 2
