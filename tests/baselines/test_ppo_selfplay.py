@@ -135,6 +135,8 @@ def test_a_test_game_trains_and_rates_on_its_built_ladder(script, tmp_path, caps
 
         net, trained = load_net(out / "final.pt")
         assert net.arch["head"] == "actions" and trained.name == game
+        named = load_tensors(out / "final.pt")["game"]  # with the parameters its entry declares, where it has any
+        assert named == ({"name": game, "parameters": {"rows": 1, "columns": 2}} if options else {"name": game})
         cells, actions = len(net.arch["cell_actions"]), net.arch["num_actions"]
         others = actions - len(set(net.arch["cell_actions"]) - {-1})
         assert {"cells": cells, "actions": actions, "others": others} == head
