@@ -64,7 +64,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
-from boardgame_envs.cliargs import OneLineParser, add_game_options, add_opening_rule_argument, param_arg, parameters_of
+from boardgame_envs.cliargs import OneLineParser, add_game_options, param_arg, parameters_of
 from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.ladder import LadderError
 from boardgame_envs.selfplay import OpponentPool
@@ -115,7 +115,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default="connect_four",
                    help="a catalog game (sized by the options below) or a ladder's name (gomoku9); default connect_four")
     add_game_options(p)  # --board-size, --win-length, --rule, --param, as the package's commands take them
-    add_opening_rule_argument(p)
+    p.add_argument("--opening-rule", metavar="NAME", default=None,
+                   help="refused: the games start from the empty board (the AlphaZero trainer trains under one)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cpu-hours", type=float, default=2.0, help="budget: process CPU time, summed over resumes")
     p.add_argument("--max-rollouts", type=int, default=0, help="stop after this many rollouts too (0: no limit)")

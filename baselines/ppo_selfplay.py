@@ -67,7 +67,7 @@ from torch import nn
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
 from boardgame_envs.arena.lock import InUseError
-from boardgame_envs.cliargs import OneLineParser, add_game_options, add_opening_rule_argument, parameters_of
+from boardgame_envs.cliargs import OneLineParser, add_game_options, parameters_of
 from boardgame_envs.ladder import LadderError
 from boardgame_envs.safeio import (
     DiskFullError,
@@ -452,7 +452,8 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
         else:
             parser.add_argument(flag, type=kind, default=None)
     add_game_options(parser)  # --board-size, --win-length, --rule, --param, as the package's commands take them
-    add_opening_rule_argument(parser)
+    parser.add_argument("--opening-rule", metavar="NAME", default=None,
+                        help="refused: the games start from the empty board (the AlphaZero trainer trains under one)")
     args = parser.parse_args(argv)
     if args.opening_rule is not None:
         parser.error(f"--opening-rule {args.opening_rule}: this recipe's batched games start from the empty board; "
