@@ -42,6 +42,11 @@ one line per rating and one per checkpoint.
     python baselines/ppo_sb3_pool.py --game connect_four --cpu-hours 2 --out runs/sb3-connect-four-s0
     python baselines/ppo_sb3_pool.py --game gomoku9 --cpu-hours 2 --out runs/sb3-gomoku9-s0
     python baselines/ppo_sb3_pool.py --game renju --cpu-hours 4 --out runs/sb3-renju-s0
+    python baselines/ppo_sb3_pool.py --game tictactoe --cpu-hours 0.01 --out runs/sb3-tictactoe-s0
+
+``--game`` is any catalog game, with the command line's game options (``--board-size``, ``--rule``,
+``--param KEY=VALUE``), or a ladder's name (``gomoku9``); how it is played is derived from the game
+(:func:`plan`), and a game under an opening rule is refused in one line.
 """
 
 from __future__ import annotations
@@ -52,7 +57,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
@@ -60,7 +64,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
+from boardgame_envs.cliargs import OneLineParser, add_game_options, param_arg, parameters_of
 from boardgame_envs.envs.single_agent import SingleAgentEnv
+from boardgame_envs.ladder import LadderError
 from boardgame_envs.selfplay import OpponentPool
 from boardgame_envs.arena.lock import InUseError
 from boardgame_envs.safeio import (
@@ -72,7 +78,9 @@ from boardgame_envs.safeio import (
     load_tensors,
     read_json,
 )
+from boardgame_envs.selfplay.boardnet import head_of
 from boardgame_envs.selfplay.progress import RunProgress
+from boardgame_envs.selfplay.recipe_game import RecipeGame, recipe_game
 from boardgame_envs.selfplay.rundir import RunFolder, RunFolderError
 from boardgame_envs.selfplay.runclock import RunClock
 
@@ -80,22 +88,35 @@ RECIPE = "ppo_sb3_pool"
 FORMAT = 2  # of the run folder: 1, unstamped, model.zip and a pickled state.pt (refused); 2, stamped, tensors only
 
 LEVELS = "random,greedy:epsilon=0.75,greedy:epsilon=0.5,greedy:epsilon=0.25,greedy"
-# game -> how it is played: in single-agent envs (connect four) or in one batched env (Gymnasium id and
-# arguments), and the network (an MLP on flat planes; BoardCNN needs a square board)
-GAMES: dict[str, dict[str, Any]] = {
-    "connect_four": {"single": {"game": "connect_four"}, "cnn": False, "max_snapshots": 5},
-    "gomoku9": {"vector": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}), "cnn": True,
-                "max_snapshots": 3},
-    "renju": {"vector": ("boardgame_envs/Renju-v0", {}), "cnn": True, "max_snapshots": 2},
-}  # fmt: skip
+
+
+def the_game(s: dict[str, Any]) -> RecipeGame:
+    """The run's game (``--game`` and its options); ValueError, one line, for one that is not a game."""
+    return recipe_game(s["game"], s.get("board_size"), s.get("win_length"), s.get("rule"),
+                       parameters_of(list(s.get("param") or [])))  # fmt: skip
+
+
+def plan(game: Any) -> dict[str, Any]:
+    """How ``game`` is played, from the game alone: a square board whose actions are its cells (m,n,k) in one
+    batched env with BoardCNN's features; any other (connect four's columns, a pass, lines) in ``--n-envs``
+    single-agent envs with the MLP on the flat planes. The snapshots kept by default fall with the board's
+    cells, so the run folder stays a few MB (5 up to 42 cells, 3 up to 81, 2 above)."""
+    rows, cols = game.shape
+    cnn = rows == cols and head_of(game)["head"] == "cells"
+    cells = rows * cols
+    return {"cnn": cnn, "max_snapshots": 5 if cells <= 42 else 3 if cells <= 81 else 2}
 # Options that do not change the training: a resumed run may be given other values.
 RESUME_MAY_CHANGE = {"cpu_hours", "max_rollouts", "rate_games", "rate_minutes", "rate_share"}
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = OneLineParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", required=True, help="run folder: model, pool, counters, curve.csv (resumed if present)")
-    p.add_argument("--game", choices=tuple(GAMES), default="connect_four")
+    p.add_argument("--game", default="connect_four",
+                   help="a catalog game (sized by the options below) or a ladder's name (gomoku9); default connect_four")
+    add_game_options(p)  # --board-size, --win-length, --rule, --param, as the package's commands take them
+    p.add_argument("--opening-rule", metavar="NAME", default=None,
+                   help="refused: the games start from the empty board (the AlphaZero trainer trains under one)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cpu-hours", type=float, default=2.0, help="budget: process CPU time, summed over resumes")
     p.add_argument("--max-rollouts", type=int, default=0, help="stop after this many rollouts too (0: no limit)")
@@ -124,34 +145,35 @@ def parser() -> argparse.ArgumentParser:
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:
-    s = {k: v for k, v in vars(args).items() if k != "out"}
+    s = {k: v for k, v in vars(args).items() if k not in ("out", "opening_rule")}
     if s["max_snapshots"] is None:
-        s["max_snapshots"] = GAMES[args.game]["max_snapshots"]
+        s["max_snapshots"] = plan(the_game(s).game)["max_snapshots"]
     return s
 
 
 def make_env(s: dict[str, Any], pool: OpponentPool) -> Any:
-    spec = GAMES[s["game"]]
-    if "single" in spec:
-        kwargs = {**spec["single"], "opponent": pool, "seat": "random", "flatten": True}
+    game = the_game(s)
+    if not plan(game.game)["cnn"]:
+        kwargs = {**game.env_kwargs, "opponent": pool, "seat": "random", "flatten": True}
         return DummyVecEnv([lambda: SingleAgentEnv(**kwargs) for _ in range(s["n_envs"])])
+    from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
     from boardgame_envs.vector.sb3 import SB3VecEnv
 
-    env_id, kwargs = spec["vector"]
-    return SB3VecEnv(gymnasium.make_vec(env_id, num_envs=s["n_envs"], vectorization_mode="vector_entry_point",
-                                        opponent=pool, seat="random", channels_first=True, **kwargs))  # fmt: skip
+    return SB3VecEnv(SingleAgentVectorEnv(s["n_envs"], opponent=pool, seat="random", channels_first=True,
+                                          **game.env_kwargs))  # fmt: skip
 
 
 def new_model(s: dict[str, Any], env: Any) -> MaskablePPO:
     # Runs saved before --activation existed hold no such key: they were tanh, SB3's default.
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[s.get("activation", "tanh")]
     policy_kwargs: dict[str, Any] = {"net_arch": [s["net"], s["net"]], "activation_fn": activation}
-    if GAMES[s["game"]]["cnn"]:
+    cnn = plan(the_game(s).game)["cnn"]
+    if cnn:
         from boardgame_envs.vector.sb3 import BoardCNN
 
         policy_kwargs.update(features_extractor_class=BoardCNN,
                              features_extractor_kwargs={"features_dim": 64, "channels": 16, "layers": 3})  # fmt: skip
-    return MaskablePPO("CnnPolicy" if GAMES[s["game"]]["cnn"] else "MlpPolicy", env, n_steps=s["n_steps"],
+    return MaskablePPO("CnnPolicy" if cnn else "MlpPolicy", env, n_steps=s["n_steps"],
                        batch_size=s["batch_size"], n_epochs=s["epochs"], learning_rate=s["lr"], gamma=s["gamma"],
                        ent_coef=s["ent_coef"], seed=s["seed"], policy_kwargs=policy_kwargs, verbose=0, device="cpu")  # fmt: skip
 
@@ -213,7 +235,8 @@ def rate_now(s: dict[str, Any], model: MaskablePPO, counters: dict[str, Any], cl
     """Rate the greedy policy on the ladder; a row in curve.csv and a line; its CPU counted in the run and apart."""
     from boardgame_envs.selfplay import Sb3Policy
 
-    rating = clock.rate(Sb3Policy(model, name="maskable_ppo"), s["game"], s["rate_games"], counters["rollouts"],
+    rating = clock.rate(Sb3Policy(model, name="maskable_ppo"), the_game(s).ladder_or_raise(), s["rate_games"],
+                        counters["rollouts"],
                         out / "curve.csv", {"steps": counters["steps"], "rollouts": counters["rollouts"]},
                         say=progress.write)  # fmt: skip
     progress.rated(rating)
@@ -320,18 +343,31 @@ def saved_settings(path: Path, p: argparse.ArgumentParser) -> dict[str, Any]:
     """The settings a run saved (``settings.json``), each of the type its option takes (keys this script lacks
     left out); :class:`~boardgame_envs.safeio.FileRefusedError` for a file that is not such settings."""
     data = read_json(path, limit=1 << 20, what="run settings")
-    if not isinstance(data, dict) or data.get("game") not in GAMES:
-        raise FileRefusedError(path, "not the settings of a run of this script (a JSON object naming one of its games)")
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        raise FileRefusedError(path, "not the settings of a run of this script (a JSON object naming its game)")
     kept = {}
     for a in p._actions:
-        if a.dest not in data or a.dest in ("help", "out"):
+        if a.dest not in data or a.dest in ("help", "out", "opening_rule"):
             continue
         value, kind = data[a.dest], a.type or str
+        if a.type is param_arg:  # --param's list of KEY=VALUE
+            try:
+                kept[a.dest] = [param_arg(v) for v in value] if isinstance(value, list) else param_arg(value)
+            except (argparse.ArgumentTypeError, TypeError) as exc:
+                raise FileRefusedError(path, f"param is {str(value)[:40]!r}, not --param KEY=VALUE ({exc})") from None
+            continue
+        if value is None and a.default is None:  # an option left at its default (a game's board size)
+            kept[a.dest] = value
+            continue
         if kind is float and type(value) is int:
             value = float(value)
         if not (type(value) is kind or value is None and a.default is None) or a.choices and value not in a.choices:
             raise FileRefusedError(path, f"{a.dest} is {str(value)[:40]!r}, not a value of --{a.dest.replace('_', '-')}")
         kept[a.dest] = value
+    try:
+        the_game(kept)
+    except ValueError as exc:  # a game this package does not know (or no longer: a built ladder gone)
+        raise FileRefusedError(path, f"not the settings of a run of this script: {exc}") from None
     return kept
 
 
@@ -340,8 +376,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not args.cpu_hours >= 0:  # nan too
         p.error(f"--cpu-hours must be a number of CPU-hours, 0 or more, got {args.cpu_hours}")
+    if args.opening_rule is not None:
+        p.error(f"--opening-rule {args.opening_rule}: this recipe's games start from the empty board; train under an "
+                "opening rule with the AlphaZero trainer (boardgame-envs train GAME --opening-rule NAME)")  # fmt: skip
     out = Path(args.out)
-    s = settings(args)
+    try:
+        s = settings(args)
+    except ValueError as exc:  # no game, or options it does not take
+        p.error(str(exc))
     saved = out / "settings.json"
     if saved.exists():  # a resumed run keeps its recipe; only the budget and the ratings may change
         try:
@@ -355,6 +397,13 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"{out} holds a run with other settings ({', '.join(sorted(changed))}); on resume only "
                     f"{', '.join('--' + k.replace('_', '-') for k in sorted(RESUME_MAY_CHANGE))} may change")  # fmt: skip
         s = {**old, **{k: s[k] for k in given}}
+    try:
+        if s["rate_games"]:
+            the_game(s).ladder_or_raise()
+    except LadderError as exc:
+        p.error(f"{exc}; or train it unrated with --rate-games 0")
+    except ValueError as exc:
+        p.error(str(exc))
     try:
         counters = train(s, out)
     except REFUSALS as exc:

@@ -1,14 +1,22 @@
 """PPO in one file (CleanRL style) on the batched engine, with self-play through an opponent pool.
 
 One process, one thread. The learner plays ``num_envs`` games at once on the
-batched engine (``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``)
-against an :class:`~boardgame_envs.selfplay.OpponentPool`: the ladder's bottom
+batched engine (:class:`~boardgame_envs.vector.gym_env.SingleAgentVectorEnv`: numba kernels
+where the game has them, its states in a loop otherwise) against an
+:class:`~boardgame_envs.selfplay.OpponentPool`: the ladder's bottom
 levels (``random`` and ``greedy:epsilon=E``, batched in numba) and the learner's
 own frozen snapshots (each a batched callable: one forward pass for all the
 games waiting for it), one member drawn per game, uniformly. A masked-action CNN (3x3 convolutions that
 keep the board, ``--blocks N`` residual blocks after them, a 1x1 policy head with one logit per
-point, reduced to one per column where an action is a column: connect four) is trained by
-clipped PPO with GAE.
+point, reduced to one per column where an action is a column: connect four, and a logit per other
+action, a pass or a swap, from the pooled board; :func:`~boardgame_envs.selfplay.boardnet.head_of`
+derives it from the game) is trained by clipped PPO with GAE.
+
+``--game`` is any catalog game, sized as the command line sizes it (``--board-size``, ``--win-length``,
+``--rule``, ``--param KEY=VALUE``), or a ladder's name (``gomoku9``: 9x9 freestyle); it is rated on its
+ladder (a game without a shipped one on one built by ``boardgame-envs ladder build GAME``, or unrated
+with ``--rate-games 0``). A game under an opening rule is refused in one line: the batched games start
+from the empty board (the AlphaZero trainer trains under one).
 
 Resume is exact: every ``checkpoint_every`` updates a snapshot of the learner
 joins the pool, the run writes its state (network, optimiser, pool, torch RNG,
@@ -30,6 +38,7 @@ and the interval between ratings stretches to keep them under ``rate_share``.
     python baselines/ppo_selfplay.py --game renju --cpu-hours 4 --out runs/ppo-renju-s0
     python baselines/ppo_selfplay.py --game connect_four --cpu-hours 2 --layers 1 --blocks 3 --rate-games 100 \
         --out runs/ppo-c4-s0
+    python baselines/ppo_selfplay.py --game tictactoe --cpu-hours 0.01 --layers 2 --out runs/ppo-tictactoe-s0
 
 Run it again with the same ``--out`` to resume (a larger ``--cpu-hours`` extends it).
 
@@ -43,7 +52,6 @@ A folder of this script from before the stamp reads the same way and is stamped 
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -53,13 +61,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import gymnasium
 import numpy as np
 import torch
 from torch import nn
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
 from boardgame_envs.arena.lock import InUseError
+from boardgame_envs.cliargs import OneLineParser, add_game_options, parameters_of
+from boardgame_envs.ladder import LadderError
 from boardgame_envs.safeio import (
     DiskFullError,
     FileRefusedError,
@@ -71,17 +80,18 @@ from boardgame_envs.safeio import (
 from boardgame_envs.selfplay import OpponentPool
 from boardgame_envs.selfplay.boardnet import BoardNet, BoardNetPolicy, load_net, save_net
 from boardgame_envs.selfplay.progress import RunProgress
+from boardgame_envs.selfplay.recipe_game import RecipeGame, recipe_game
 from boardgame_envs.selfplay.rundir import RunFolder, RunFolderError
 from boardgame_envs.selfplay.runclock import RunClock
+from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
 
 RECIPE = "ppo_selfplay"
 FORMAT = 2  # of the run folder: 1, unstamped (the same files, read the same way); 2, stamped run.json
 
-GAMES = {  # ladder name -> the Gymnasium id and arguments of the batched env
-    "gomoku9": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}),
-    "renju": ("boardgame_envs/Renju-v0", {}),
-    "connect_four": ("boardgame_envs/ConnectFour-v0", {}),  # an action is a column: the network's columns head
-}
+# The game's options, declared by the command line's own (boardgame_envs.cliargs.add_game_options), not per field;
+# those that may be None (the game's default), with the type of their other values.
+GAME_OPTIONS = ("board_size", "win_length", "rule", "param")
+OPTIONAL = {"board_size": int, "win_length": int, "rule": str}
 
 
 @dataclass
@@ -89,7 +99,16 @@ class Config:
     """Every knob of a run; the defaults are the recipe."""
 
     game: str = "gomoku9"
-    """Ladder (and game) to train and rate on: ``gomoku9`` (9x9 freestyle), ``renju`` (15x15) or ``connect_four``."""
+    """Game to train and rate: a catalog game (``tictactoe``, ``renju``, ``connect_four``, ``gomoku`` sized by the
+    options below, any game added to the catalog) or a ladder's name (``gomoku9``: 9x9 freestyle)."""
+    board_size: int | None = None
+    """``--board-size``: an m,n,k game's board side (None: the game's default)."""
+    win_length: int | None = None
+    """``--win-length``: an m,n,k game's k."""
+    rule: str | None = None
+    """``--rule``: an m,n,k game's rule."""
+    param: tuple[str, ...] = ()
+    """``--param KEY=VALUE``: a parameter the game's catalog entry declares (``rows=3``)."""
     seed: int = 0
     """Seeds the network, the pool's draws, the games and the action sampling."""
     cpu_hours: float = 2.0
@@ -190,15 +209,14 @@ class Counters:
         return cls(state["updates"], state["steps"], state["games"], RunClock.from_state(state))
 
 
+def the_game(cfg: Config) -> RecipeGame:
+    """The run's game (``--game`` and its options); ValueError, one line, for one that is not a game."""
+    return recipe_game(cfg.game, cfg.board_size, cfg.win_length, cfg.rule, parameters_of(list(cfg.param)))
+
+
 def new_net(cfg: Config) -> BoardNet:
-    """The run's network, shaped by its game's batched env: planes in, a logit per point or per column out."""
-    probe = gymnasium.make_vec(GAMES[cfg.game][0], num_envs=1, vectorization_mode="vector_entry_point",
-                               channels_first=True, **GAMES[cfg.game][1])  # fmt: skip
-    planes, rows, cols = probe.single_observation_space.shape
-    actions = int(probe.single_action_space.n)
-    probe.close()
-    head = {rows * cols: "cells", cols: "columns"}[actions]
-    return BoardNet(planes, cfg.channels, cfg.layers, cfg.blocks, head)
+    """The run's network, shaped by its game: its planes in, a logit per point, column or other action out."""
+    return BoardNet.for_game(the_game(cfg).game, cfg.channels, cfg.layers, cfg.blocks)
 
 
 def snapshot_loader(path: str) -> Sampler:
@@ -216,9 +234,8 @@ def start_games(cfg: Config, out: Path, updates: int) -> tuple[Any, OpponentPool
 
     The games are ``(observations, masks, random moves left)``; the last drawn from torch's RNG (saved with the run)."""
     pool = OpponentPool.load(out / "pool", snapshot_loader=snapshot_loader)
-    env_id, kwargs = GAMES[cfg.game]
-    env = gymnasium.make_vec(env_id, num_envs=cfg.num_envs, vectorization_mode="vector_entry_point", opponent=pool,
-                             seat="random", channels_first=True, **kwargs)  # fmt: skip
+    env = SingleAgentVectorEnv(cfg.num_envs, opponent=pool, seat="random", channels_first=True,
+                               **the_game(cfg).env_kwargs)  # fmt: skip
     obs, info = env.reset(seed=(cfg.seed * 1_000_003 + updates) % 2**31)
     return env, pool, (torch.from_numpy(obs), torch.from_numpy(info["action_mask"]), random_moves(cfg, cfg.num_envs))
 
@@ -266,7 +283,8 @@ def is_older_run(path: Path) -> bool:
 
 def rate_now(cfg: Config, net: BoardNet, counters: Counters, out: Path, progress: RunProgress) -> None:
     """Rate the greedy policy on the ladder, append a row to curve.csv, say it; its CPU is counted apart too."""
-    rating = counters.clock.rate(BoardNetPolicy(net, name="ppo"), cfg.game, cfg.rate_games, counters.updates,
+    rating = counters.clock.rate(BoardNetPolicy(net, name="ppo"), the_game(cfg).ladder_or_raise(), cfg.rate_games,
+                                 counters.updates,
                                  out / "curve.csv", {"steps": counters.steps, "updates": counters.updates},
                                  say=progress.write)  # fmt: skip
     progress.rated(rating)
@@ -410,9 +428,7 @@ def _train(cfg: Config, out: Path, older: bool) -> Counters:
         if cfg.rate_games and clock.cpu_s >= cfg.cpu_hours * 3600 and clock.trained_since_rating():
             rate_now(cfg, net, counters, out, progress)  # the budget's last point
             checkpoint(out, net, opt, None, counters, cfg)
-    from boardgame_envs.ladder import LADDERS
-
-    save_net(net, out / "final.pt", game=LADDERS[cfg.game].game_object())  # plays as boardnet:PATH, on its game only
+    save_net(net, out / "final.pt", game=the_game(cfg).game)  # plays as boardnet:PATH, on its game only
     return counters
 
 
@@ -422,10 +438,12 @@ RESUME_MAY_CHANGE = {"cpu_hours", "max_updates", "rate_games", "rate_minutes", "
 
 def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
     """``--out DIR`` plus one flag per :class:`Config` field (``--cpu-hours 2``, ``--levels random,greedy``)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True,
                         help="run folder: checkpoint, pool, curve.csv (resumed if present)")
     for f in dataclasses.fields(Config):
+        if f.name in GAME_OPTIONS:
+            continue
         default = f.default
         kind = type(default)
         flag = "--" + f.name.replace("_", "-")
@@ -433,7 +451,15 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
             parser.add_argument(flag, type=lambda s: tuple(p for p in s.split(",") if p), default=None)
         else:
             parser.add_argument(flag, type=kind, default=None)
+    add_game_options(parser)  # --board-size, --win-length, --rule, --param, as the package's commands take them
+    parser.add_argument("--opening-rule", metavar="NAME", default=None,
+                        help="refused: the games start from the empty board (the AlphaZero trainer trains under one)")
     args = parser.parse_args(argv)
+    if args.opening_rule is not None:
+        parser.error(f"--opening-rule {args.opening_rule}: this recipe's batched games start from the empty board; "
+                     "train under an opening rule with the AlphaZero trainer (boardgame-envs train GAME --opening-rule "
+                     "NAME)")  # fmt: skip
+    args.param = tuple(args.param) or None  # none given: the run's own
     out = Path(args.out)
     saved = out / "config.json"
     kept = saved_config(saved) if saved.exists() else {}
@@ -446,8 +472,14 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
             parser.error(f"{out} holds a run with other settings ({', '.join(sorted(changed))}); on resume only "
                          f"{', '.join('--' + k.replace('_', '-') for k in sorted(RESUME_MAY_CHANGE))} may change")  # fmt: skip
     cfg = dataclasses.replace(base, **given)
-    if cfg.game not in GAMES:
-        parser.error(f"--game must be one of {', '.join(GAMES)}, got {cfg.game!r}")
+    try:
+        game = the_game(cfg)
+        if cfg.rate_games:
+            game.ladder_or_raise()
+    except LadderError as exc:
+        parser.error(f"{exc}; or train it unrated with --rate-games 0")
+    except ValueError as exc:  # no game, or options it does not take
+        parser.error(str(exc))
     if not cfg.cpu_hours >= 0:  # nan too
         parser.error(f"--cpu-hours must be a number of CPU-hours, 0 or more, got {cfg.cpu_hours}")
     if cfg.sampling not in ("pfsp", "uniform", "latest"):
@@ -465,7 +497,10 @@ def saved_config(path: Path) -> dict[str, Any]:
     for f in dataclasses.fields(Config):
         if f.name not in data:
             continue
-        value, kind = data[f.name], type(f.default)
+        value, kind = data[f.name], OPTIONAL.get(f.name, type(f.default))
+        if value is None and f.name in OPTIONAL:  # a game option left at the game's default
+            kept[f.name] = value
+            continue
         if kind is tuple and isinstance(value, list) and all(isinstance(v, str) for v in value):
             value = tuple(value)
         elif kind is float and type(value) is int:

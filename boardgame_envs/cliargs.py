@@ -90,6 +90,12 @@ def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = No
     else:
         parser.add_argument("game", nargs="?", default=default, type=game_arg(order), metavar="GAME",
                             help=f"{games}; default {default}")  # fmt: skip
+    add_game_options(parser)
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The game's options without the game: ``--board-size / --win-length / --rule`` (gomoku only) and ``--param
+    KEY=VALUE``; for a command that takes its game otherwise (the training recipes' ``--game``)."""
     lo, hi = GOMOKU.sizes
     parser.add_argument("--board-size", type=int, default=None, help=f"gomoku: {lo}..{hi} (default {GOMOKU.default_size})")
     parser.add_argument("--win-length", type=int, default=None, help=f"gomoku: k in a row (default {GOMOKU.default_win_length})")

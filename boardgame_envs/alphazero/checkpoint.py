@@ -20,6 +20,7 @@ from boardgame_envs.arena.lock import InUseError, PidLock
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.opening_game import OpeningRuleGame
+from boardgame_envs.games.parameters import read_back
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_tensors, state_dict_misfit
 from boardgame_envs.safeio import stale_temporaries as temporaries_in
@@ -127,23 +128,28 @@ MNK_KEYS = ("size", "win_length", "rule")
 
 def game_to_dict(game: Any) -> dict[str, Any]:
     """How a checkpoint names its game: an m,n,k game by its rules (as since the first checkpoints), one under
-    an opening rule by its base game's rules and the rule's name (``"opening_rule": "swap2"``), any other by name."""
+    an opening rule by its base game's rules and the rule's name (``"opening_rule": "swap2"``), any other by name,
+    with the parameters its catalog entry declares (``"parameters": {"rows": 3}``) where it declares any."""
     if as_family(game, "mnk") is not None:
         return {"size": int(game.size), "win_length": int(game.win_length), "rule": game.rule}
     if as_family(game, "opening_rule") is not None:
         return {**game_to_dict(game.base), "opening_rule": game.opening.name}
-    return {"name": game.name}
+    declared = game_info(game.name).parameters
+    return {"name": game.name, **({"parameters": read_back(game, declared)} if declared else {})}
 
 
 def game_from_dict(game: Any) -> Any:
     """The Game a checkpoint's ``game`` entry names; ValueError or TypeError for anything else."""
     if not isinstance(game, dict):
         raise TypeError(f"not a game: {game!r}")
-    if set(game) == {"name"}:
+    if set(game) in ({"name"}, {"name", "parameters"}):
         info = game_info(game["name"])
         if info.factory is None:
             raise ValueError(f"{game['name']} needs its rules in a checkpoint")
-        return info.game()
+        parameters = game.get("parameters", {})
+        if not isinstance(parameters, dict):
+            raise TypeError(f"not a game's parameters: {parameters!r}")
+        return info.game(**parameters)  # each within the entry's choices, else ValueError naming it
     if set(game) == {*MNK_KEYS, "opening_rule"}:
         return OpeningRuleGame(MNKGame(**{key: game[key] for key in MNK_KEYS}), game["opening_rule"])
     if set(game) != set(MNK_KEYS):

@@ -11,9 +11,18 @@ its weights fixes the board size. That is why the file says which game it learne
 (:func:`save_net` with ``game``): the policy refuses any other game, where the weights
 would load and play on without complaint.
 
+**The head comes from the game** (:func:`head_of`, through the protocol's
+:func:`~boardgame_envs.games.protocol.action_at_cell` and
+:func:`~boardgame_envs.games.protocol.other_actions`): ``cells`` where each action is its
+own cell (m,n,k games), ``columns`` where an action is a column (connect four: the
+log-sum-exp of the column's points), else ``actions``, an explicit map: each cell action's
+logit from the points that mean it, and one logit per other action (a pass, an opening
+rule's swap) from the board pooled, as the value reads it.
+
 A file is ``{"shape": (planes, channels, layers), "weights": state_dict, "game": ...}``, plus
 ``"blocks"`` (residual blocks) and ``"head"`` (``"columns"`` for connect four) where they are not the
-plain network's 0 and ``"cells"``,
+plain network's 0 and ``"cells"``; an ``actions`` head also states ``"cell_actions"`` (per cell,
+the action it means, -1 for none) and ``"num_actions"``. It is
 read through the loading layer (``torch.load(weights_only=True)``, tensors checked against
 their storage: no code runs, no memory past the file's), its shape capped and checked against
 the stored tensors before the network is built; ``game`` is absent in the training run's own snapshots.
@@ -21,6 +30,7 @@ the stored tensors before the network is built; ``game`` is absent in the traini
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -29,6 +39,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from boardgame_envs.games.protocol import action_at_cell, other_actions
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.policies.registry import PolicySpecError
 from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_tensors, state_dict_misfit
@@ -48,21 +59,66 @@ class Residual(nn.Module):
 
 
 #: The policy heads: ``cells``, one logit per point (an action is a point: m,n,k games); ``columns``, the
-#: per-point logits reduced over each column by log-sum-exp (an action is a column: connect four).
-HEADS = ("cells", "columns")
+#: per-point logits reduced over each column by log-sum-exp (an action is a column: connect four); ``actions``,
+#: any game's map from cells to actions (:func:`head_of`), with a logit per other action (a pass, a swap).
+HEADS = ("cells", "columns", "actions")
+CELLS_LIMIT = 64 * 64  # the most cells an ``actions`` head may state (a file's list is checked against it first)
+ACTIONS_LIMIT = 1 << 16
+
+
+def head_of(game: Any) -> dict[str, Any]:
+    """The policy head that fits ``game``, as :class:`BoardNet`'s keyword arguments: ``{"head": "cells"}`` where
+    every action is its own cell, ``{"head": "columns"}`` where the actions are the columns, else the ``actions``
+    head with ``cell_actions`` (per cell, the action a click there means, -1 for none) and ``num_actions``.
+
+    The protocol says which actions are cells (``cell_of``) and which cells mean which action
+    (``action_at_cell``); a game whose two answers disagree (an action no cell means, yet not an other action)
+    is a ValueError naming it."""
+    rows, cols = game.shape
+    n = int(game.num_actions)
+    cell_actions = [-1 if a is None else a for a in (action_at_cell(game, c) for c in range(rows * cols))]
+    meant, others = set(cell_actions) - {-1}, set(other_actions(game))
+    lost = sorted(set(range(n)) - meant - others)
+    if lost or meant & others:
+        both = sorted(meant & others)
+        a = (both or lost)[0]
+        said = "has no cell (cell_of) yet a cell means it" if both else "has a cell (cell_of) that no cell means"
+        raise ValueError(f"{game.describe()}: action {game.action_name(a)} {said} (action_at_cell): a network "
+                         "cannot tell where it plays")  # fmt: skip
+    if n == rows * cols and cell_actions == list(range(n)):
+        return {"head": "cells"}
+    if n == cols and cell_actions == [c % cols for c in range(rows * cols)]:
+        return {"head": "columns"}
+    return {"head": "actions", "cell_actions": cell_actions, "num_actions": n}
+
+
+def check_action_map(cell_actions: Any, num_actions: Any) -> str | None:
+    """Why ``cell_actions`` and ``num_actions`` are no ``actions`` head (a list of ints -1..n-1, one per cell), or None."""
+    if isinstance(num_actions, bool) or not isinstance(num_actions, int) or not 1 <= num_actions <= ACTIONS_LIMIT:
+        return f"num_actions={repr(num_actions)[:30]}, expected 1..{ACTIONS_LIMIT}"
+    if not isinstance(cell_actions, (list, tuple)) or not 1 <= len(cell_actions) <= CELLS_LIMIT:
+        return f"cell_actions must be a list of 1..{CELLS_LIMIT} actions, one per cell, got {repr(cell_actions)[:40]}"
+    if not all(type(a) is int and -1 <= a < num_actions for a in cell_actions):
+        return f"cell_actions must be actions -1..{num_actions - 1} (-1: no action), got {repr(cell_actions)[:40]}"
+    return None
 
 
 class BoardNet(nn.Module):
     """3x3 convolutions that keep the board size (CHW planes in), a logit per action, a value in [-1, 1].
 
     ``layers`` plain convolutions, then ``blocks`` :class:`Residual` blocks; ``head`` (:data:`HEADS`) maps
-    the per-point logits to actions: one per point, or one per column.
+    the per-point logits to actions: one per point, one per column, or (``actions``, with ``cell_actions``
+    and ``num_actions``: :func:`head_of`) each action from the points that mean it, and each other action
+    from the pooled board by a linear layer of its own (``others``). :meth:`for_game` builds the one a game needs.
     """
 
-    def __init__(self, planes: int, channels: int, layers: int, blocks: int = 0, head: str = "cells") -> None:
+    def __init__(self, planes: int, channels: int, layers: int, blocks: int = 0, head: str = "cells",
+                 cell_actions: list[int] | None = None, num_actions: int | None = None) -> None:  # fmt: skip
         super().__init__()
         if head not in HEADS:
             raise ValueError(f"head must be one of {', '.join(HEADS)}, got {head!r}")
+        if (head == "actions") != (cell_actions is not None or num_actions is not None):
+            raise ValueError("cell_actions and num_actions go with the actions head, and it needs them")
         body: list[nn.Module] = []
         for i in range(layers):
             body += [nn.Conv2d(planes if i == 0 else channels, channels, 3, padding=1), nn.ReLU()]
@@ -71,16 +127,59 @@ class BoardNet(nn.Module):
         self.policy = nn.Conv2d(channels, 1, 1)
         self.value = nn.Sequential(nn.Linear(2 * channels, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh())
         self._shape, self.blocks, self.head = (planes, channels, layers), blocks, head
+        if head == "actions":
+            self._map_actions(cell_actions, num_actions, channels)
+
+    def _map_actions(self, cell_actions: Any, num_actions: Any, channels: int) -> None:
+        """The ``actions`` head's indices: each cell action's points (padded with a -inf point), the order that puts
+        the cell actions' and the other actions' logits back in action order, and the other actions' layer."""
+        why = check_action_map(cell_actions, num_actions)
+        if why is not None:
+            raise ValueError(why)
+        self.cell_actions, self.num_actions = list(cell_actions), num_actions
+        cells = len(cell_actions)
+        acting = sorted(set(cell_actions) - {-1})
+        others = [a for a in range(num_actions) if a not in set(acting)]
+        groups = [[c for c, a in enumerate(cell_actions) if a == action] for action in acting]
+        width = max(map(len, groups), default=1)
+        index = [g + [cells] * (width - len(g)) for g in groups]  # cell `cells` is the padding's -inf point
+        # Buffers, so that .to(device) moves them; not persistent: the map is in the file as a list, not as weights.
+        self.register_buffer("_points", torch.tensor(index, dtype=torch.long).reshape(len(groups), width), persistent=False)
+        self.register_buffer("_order", torch.argsort(torch.tensor(acting + others, dtype=torch.long)), persistent=False)
+        self.others = nn.Linear(2 * channels, len(others)) if others else None
+
+    @classmethod
+    def for_game(cls, game: Any, channels: int, layers: int, blocks: int = 0) -> BoardNet:
+        """The network for ``game``: its observation planes in, the head :func:`head_of` derives out."""
+        return cls(int(game.num_planes), channels, layers, blocks, **head_of(game))
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits ``(B, actions)`` (illegal ones at -1e9) and values ``(B,)`` of uint8 planes ``(B, C, H, W)``:
-        ``actions`` is ``H*W`` for the ``cells`` head, ``W`` for ``columns``."""
+        ``actions`` is ``H*W`` for the ``cells`` head, ``W`` for ``columns``, ``num_actions`` for ``actions``."""
         h = self.body(obs.float())
         points = self.policy(h).squeeze(1)  # (B, H, W)
-        logits = points.flatten(1) if self.head == "cells" else points.logsumexp(1)
-        logits = logits.masked_fill(~mask, -1e9)
         pooled = torch.cat([h.mean((2, 3)), h.amax((2, 3))], 1)  # the board as a whole, whatever its size
+        if self.head == "cells":
+            logits = points.flatten(1)
+        elif self.head == "columns":
+            logits = points.logsumexp(1)
+        else:
+            logits = self._action_logits(points.flatten(1), pooled)
+        logits = logits.masked_fill(~mask, -1e9)
         return logits, self.value(pooled).squeeze(1)
+
+    def _action_logits(self, points: torch.Tensor, pooled: torch.Tensor) -> torch.Tensor:
+        """The ``actions`` head: ``(B, cells)`` point logits and the pooled board -> ``(B, num_actions)``."""
+        if points.shape[1] != len(self.cell_actions):
+            raise ValueError(f"this network's head maps {len(self.cell_actions)} cells, got a board of {points.shape[1]}")
+        if self._points.shape[1] == 1:  # one point an action: its logit as it is
+            mine = points[:, self._points[:, 0]]
+        else:  # several (a column): their log-sum-exp, the padding's -inf adding nothing
+            padded = torch.cat([points, points.new_full((len(points), 1), -math.inf)], 1)
+            mine = padded[:, self._points].logsumexp(2)
+        if self.others is not None:
+            mine = torch.cat([mine, self.others(pooled)], 1)
+        return mine[:, self._order]
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -89,7 +188,10 @@ class BoardNet(nn.Module):
 
     @property
     def arch(self) -> dict[str, Any]:
-        """The constructor's other arguments, ``{"blocks": ..., "head": ...}``."""
+        """The constructor's other arguments, ``{"blocks": ..., "head": ...}`` (and an ``actions`` head's map)."""
+        if self.head == "actions":
+            return {"blocks": self.blocks, "head": self.head, "cell_actions": list(self.cell_actions),
+                    "num_actions": self.num_actions}  # fmt: skip
         return {"blocks": self.blocks, "head": self.head}
 
 
@@ -111,11 +213,13 @@ _SHAPE_LIMITS = (("planes", 64), ("channels", 1024), ("layers", 64))
 BLOCKS_LIMIT = 64
 
 
-def parameter_count(planes: int, channels: int, layers: int, blocks: int = 0) -> int:
-    """The parameters of ``BoardNet(planes, channels, layers, blocks)``, from the numbers alone (any head)."""
+def parameter_count(planes: int, channels: int, layers: int, blocks: int = 0, others: int = 0) -> int:
+    """The parameters of ``BoardNet(planes, channels, layers, blocks)`` with ``others`` other actions in its head
+    (the ``actions`` head's layer; none in the others), from the numbers alone."""
     conv = (channels * 9 + 1) * channels
     body = (planes * 9 + 1) * channels + (layers - 1) * conv + 2 * blocks * conv
-    return body + (channels + 1) + (2 * channels * 64 + 64) + (64 + 1)
+    head = (2 * channels + 1) * others if others else 0
+    return body + (channels + 1) + (2 * channels * 64 + 64) + (64 + 1) + head
 
 
 def load_net(path: str | os.PathLike) -> tuple[BoardNet, Any]:
@@ -143,12 +247,19 @@ def load_net(path: str | os.PathLike) -> tuple[BoardNet, Any]:
         raise FileRefusedError(path, f"its stated blocks={repr(blocks)[:30]}, expected 0..{BLOCKS_LIMIT}")
     if head not in HEADS:
         raise FileRefusedError(path, f"its stated head={repr(head)[:30]}, expected one of {', '.join(HEADS)}")
-    count = parameter_count(*shape, blocks)
+    mapped: dict[str, Any] = {}
+    if head == "actions":
+        mapped = {"cell_actions": data.get("cell_actions"), "num_actions": data.get("num_actions")}
+        why = check_action_map(**mapped)
+        if why is not None:
+            raise FileRefusedError(path, f"its stated actions head: {why}")
+    others = mapped["num_actions"] - len(set(mapped["cell_actions"]) - {-1}) if mapped else 0
+    count = parameter_count(*shape, blocks, others)
     if count > PARAMETERS_LIMIT:
         raise FileRefusedError(path, f"its stated shape {tuple(shape)} with {blocks} blocks is a network of {count:,} "
                                      f"parameters, over the limit of {PARAMETERS_LIMIT:,}")  # fmt: skip
     with torch.device("meta"):  # shapes without memory
-        expected = BoardNet(*shape, blocks, head).state_dict()
+        expected = BoardNet(*shape, blocks, head, **mapped).state_dict()
     misfit = state_dict_misfit(expected, data["weights"])
     if misfit:
         raise FileRefusedError(path, f"its weights do not fit the shape it states: {misfit}")
@@ -160,7 +271,7 @@ def load_net(path: str | os.PathLike) -> tuple[BoardNet, Any]:
             game = game_from_dict(data["game"])
         except (ValueError, TypeError):
             raise FileRefusedError(path, f"it names no game this package knows: {repr(data['game'])[:80]}") from None
-    net = BoardNet(*shape, blocks, head)
+    net = BoardNet(*shape, blocks, head, **mapped)
     net.load_state_dict(data["weights"])
     return net.eval(), game
 
@@ -202,6 +313,10 @@ class BoardNetPolicy:
         planes = game.new_state().planes(1).shape[-1]
         if planes != self.net.shape[0]:
             raise ValueError(f"{self.name} takes {self.net.shape[0]} planes, but {game.describe()} has {planes}: "
+                             "it was trained on another game")  # fmt: skip
+        head = {key: value for key, value in self.net.arch.items() if key != "blocks"}
+        if head != head_of(game):
+            raise ValueError(f"{self.name}'s head ({head['head']}) maps other actions than {game.describe()}'s: "
                              "it was trained on another game")  # fmt: skip
 
     @torch.no_grad()

@@ -68,6 +68,63 @@ def test_a_resume_with_another_recipe_is_refused_in_one_line(script, tmp_path, c
     assert "other settings (lr)" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--game", "chess"], "--game 'chess': neither a catalog game (tictactoe, gomoku, renju, connect_four"),
+    (["--game", "tictactoe", "--rule", "renju"], "tictactoe is played on a fixed board and rule"),
+    (["--game", "gomoku", "--board-size", "7", "--rule", "freestyle"], "no ladder for gomoku 7x7 rule 'freestyle'"),
+    (["--game", "renju", "--opening-rule", "swap2"], "--opening-rule swap2: this recipe's games start from"),
+])  # fmt: skip
+def test_a_game_it_cannot_train_or_rate_is_one_line(script, tmp_path, capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        script.main(["--out", str(tmp_path / "x"), *argv])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_way_a_game_is_played_comes_from_the_game(script):
+    from boardgame_envs.games.catalog import GAMES
+    from games.dots_and_boxes import DotsAndBoxesGame
+    from games.pass_game import PassGame
+
+    gomoku = GAMES["gomoku"]
+    assert script.plan(gomoku.game(9, None, "freestyle")) == {"cnn": True, "max_snapshots": 3}  # as gomoku9 was
+    assert script.plan(gomoku.game()) == {"cnn": True, "max_snapshots": 2}  # as renju was
+    assert script.plan(GAMES["connect_four"].game()) == {"cnn": False, "max_snapshots": 5}  # as connect_four was
+    assert script.plan(GAMES["tictactoe"].game())["cnn"]
+    assert not script.plan(PassGame())["cnn"] and not script.plan(DotsAndBoxesGame())["cnn"]  # a pass; lines
+
+
+def test_tictactoe_trains_and_rates_on_the_ladder_as_a_spec(script, tmp_path, capsys):
+    out = tmp_path / "ttt"
+    assert script.main(["--out", str(out), "--game", "tictactoe", "--max-rollouts", "1", "--rate-games", "4", *TINY]) == 0
+    assert json.loads((out / "run.json").read_text())["game"] == "tictactoe"
+    assert [int(r["games"]) for r in csv.DictReader(open(out / "curve.csv"))] == [4]
+    from recipe_games import rate_on_the_ladder
+
+    rate_on_the_ladder(f"sb3:{out / 'model.zip'}", "tictactoe", capsys)
+
+
+@pytest.mark.parametrize(("game", "options", "actions"), [
+    ("dots_and_boxes", ["--param", "rows=1"], 7),  # lines; extra turns, a score
+    ("place_or_pass", [], 10),  # nine cells and a pass
+])  # fmt: skip
+def test_a_test_game_trains_and_rates_on_its_built_ladder(script, tmp_path, capsys, monkeypatch, game, options, actions):
+    from recipe_games import game_with_ladder, rate_on_the_ladder
+
+    out = tmp_path / "run"
+    with game_with_ladder(game, tmp_path / "ladders", monkeypatch, *options):
+        argv = ["--out", str(out), "--game", game, *options, "--max-rollouts", "2", "--rate-games", "4", *TINY]
+        assert script.main(argv) == 0
+        rows = list(csv.DictReader(open(out / "curve.csv")))
+        assert len(rows) == 1 and int(rows[0]["games"]) == 4 and float(rows[0]["low"]) <= float(rows[0]["elo"])
+        assert load_tensors(out / "state.pt")["counters"]["rollouts"] == 2
+        assert weights(out / "model.zip")["action_net.weight"].shape[0] == actions
+        settings = json.loads((out / "settings.json").read_text())
+        assert settings["game"] == game and settings["param"] == options[1:]
+        rate_on_the_ladder(f"sb3:{out / 'model.zip'}", game, capsys, *options)
+
+
 def activation_of(path):
     from sb3_contrib import MaskablePPO
 

@@ -70,11 +70,77 @@ def test_a_resume_with_another_recipe_is_refused_in_one_line(script, tmp_path, c
     assert "other settings (lr)" in capsys.readouterr().err
 
 
-def test_an_unknown_game_is_refused(script, tmp_path, capsys):
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--game", "chess"], "--game 'chess': neither a catalog game (tictactoe, gomoku, renju, connect_four"),
+    (["--game", "gomoku9", "--board-size", "7"], "--game 'gomoku9' is a ladder's name, which fixes its game"),
+    (["--game", "tictactoe", "--board-size", "4"], "tictactoe is played on a fixed board and rule"),
+    (["--game", "connect_four", "--param", "rows=5"], "connect_four"),
+    (["--game", "gomoku", "--board-size", "7", "--rule", "freestyle"],
+     "no ladder for gomoku 7x7 rule 'freestyle'; build one with `boardgame-envs ladder build gomoku --board-size 7"),
+    (["--game", "renju", "--opening-rule", "swap2"], "--opening-rule swap2: this recipe's batched games start from"),
+])  # fmt: skip
+def test_a_game_it_cannot_train_or_rate_is_one_line(script, tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as exc:
-        script.main(["--out", str(tmp_path / "x"), "--game", "tictactoe"])
-    assert exc.value.code == 2
-    assert "--game must be one of gomoku9, renju, connect_four" in capsys.readouterr().err
+        script.main(["--out", str(tmp_path / "x"), *argv])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "x").exists()
+
+
+def test_tictactoe_trains_and_its_network_rates_on_the_ladder_as_a_spec(script, tmp_path, capsys):
+    out = tmp_path / "ttt"
+    assert script.main(["--out", str(out), "--game", "tictactoe", "--max-updates", "2", "--rate-games", "4", *TINY]) == 0
+    assert json.loads((out / "run.json").read_text())["game"] == "tictactoe"
+    assert [int(r["games"]) for r in csv.DictReader(open(out / "curve.csv"))] == [4]  # rated before training
+    assert load_tensors(out / "final.pt")["game"] == {"size": 3, "win_length": 3, "rule": "freestyle"}
+    from recipe_games import rate_on_the_ladder
+
+    rate_on_the_ladder(f"boardnet:{out / 'final.pt'}", "tictactoe", capsys)
+
+
+def test_gomoku_sized_on_the_command_line_is_the_ladder_gomoku9s_game(script, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert script.main(["--out", str(a), "--game", "gomoku9", "--max-updates", "1", "--rate-games", "0", *TINY]) == 0
+    assert script.main(["--out", str(b), "--game", "gomoku", "--board-size", "9", "--rule", "freestyle",
+                        "--max-updates", "1", "--rate-games", "0", *TINY]) == 0  # fmt: skip
+    assert all(torch.equal(weights(a / "final.pt")[k], v) for k, v in weights(b / "final.pt").items())
+    assert json.loads((b / "config.json").read_text())["board_size"] == 9
+
+
+def test_a_resume_with_another_size_of_the_game_is_refused(script, tmp_path, capsys):
+    out = str(tmp_path / "run")
+    base = ["--out", out, "--game", "gomoku", "--rule", "freestyle", "--rate-games", "0", *TINY]
+    assert script.main([*base, "--board-size", "7", "--max-updates", "1"]) == 0
+    with pytest.raises(SystemExit) as exc:
+        script.main([*base, "--board-size", "8", "--max-updates", "2"])
+    assert exc.value.code == 2 and "other settings (board_size)" in capsys.readouterr().err
+    assert script.main(["--out", out, "--max-updates", "2"]) == 0  # its own settings, from config.json
+    assert load_tensors(tmp_path / "run" / "final.pt")["game"]["size"] == 7
+
+
+@pytest.mark.parametrize(("game", "options", "head"), [
+    ("dots_and_boxes", ["--param", "rows=1"], {"cells": 15, "actions": 7, "others": 0}),  # 3x5 grid, 7 lines
+    ("place_or_pass", [], {"cells": 9, "actions": 10, "others": 1}),  # a pass: a logit of its own
+])  # fmt: skip
+def test_a_test_game_trains_and_rates_on_its_built_ladder(script, tmp_path, capsys, monkeypatch, game, options, head):
+    from recipe_games import game_with_ladder, rate_on_the_ladder
+
+    out = tmp_path / "run"
+    with game_with_ladder(game, tmp_path / "ladders", monkeypatch, *options):
+        argv = ["--out", str(out), "--game", game, *options, "--max-updates", "2", "--rate-games", "4", *TINY]
+        assert script.main(argv) == 0
+        rows = list(csv.DictReader(open(out / "curve.csv")))
+        assert len(rows) == 1 and int(rows[0]["games"]) == 4 and float(rows[0]["low"]) <= float(rows[0]["elo"])
+        from boardgame_envs.selfplay.boardnet import load_net
+
+        net, trained = load_net(out / "final.pt")
+        assert net.arch["head"] == "actions" and trained.name == game
+        named = load_tensors(out / "final.pt")["game"]  # with the parameters its entry declares, where it has any
+        assert named == ({"name": game, "parameters": {"rows": 1, "columns": 2}} if options else {"name": game})
+        cells, actions = len(net.arch["cell_actions"]), net.arch["num_actions"]
+        others = actions - len(set(net.arch["cell_actions"]) - {-1})
+        assert {"cells": cells, "actions": actions, "others": others} == head
+        rate_on_the_ladder(f"boardnet:{out / 'final.pt'}", game, capsys, *options)
 
 
 def test_a_rating_made_after_the_last_checkpoint_is_dropped_on_resume(script, tmp_path):

@@ -29,6 +29,8 @@ def test_every_cap_on_the_page_is_the_codes():
         "selfplay.sb3_file.POLICY_LIMIT": (sb3_file.POLICY_LIMIT, "256 MiB"),
         "selfplay.sb3_file.PARAMETERS_LIMIT": (sb3_file.PARAMETERS_LIMIT, "25,000,000 parameters"),
         "selfplay.boardnet.PARAMETERS_LIMIT": (boardnet.PARAMETERS_LIMIT, "25,000,000 parameters"),
+        "selfplay.boardnet.CELLS_LIMIT": (boardnet.CELLS_LIMIT, "4,096 cells"),
+        "selfplay.boardnet.ACTIONS_LIMIT": (boardnet.ACTIONS_LIMIT, "65,536 actions"),
         "alphazero.checkpoint.NETWORK_PARAMETERS_LIMIT": (checkpoint.NETWORK_PARAMETERS_LIMIT, "100,000,000 parameters"),
         "arena.records.MAX_SGF_BYTES": (records.MAX_SGF_BYTES, "1,000,000 bytes"),
     }
