@@ -12,6 +12,7 @@ from boardgame_envs.cliargs import (
     GAMES_ARG, JOBS_ARG, SEED_ARG, OneLineParser, PolicyList, add_engine_argument, add_game_arguments, add_opening_rule_argument, game_env_fn,
     parameters_of, policy_arg, say_interrupted, unknown_game,
 )  # fmt: skip
+from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy
 from boardgame_envs.ui.escape import printable
@@ -114,7 +115,6 @@ def play(args: argparse.Namespace) -> int:
 def rate(args: argparse.Namespace) -> int:
     """``rate POLICY GAME``: a GAME word that is neither a game nor a ladder is refused first, naming the
     order (``arena`` takes the game first, and the two are easily swapped)."""
-    from boardgame_envs.games.catalog import GAMES
     from boardgame_envs.ladder import cli as ladder_cli
     from boardgame_envs.ladder.ladders import ladder_names
 
@@ -200,9 +200,8 @@ def pbrain(args: argparse.Namespace) -> int:
     return serve(make_policy(args.policy, seed=args.seed), name=args.name)
 
 
-DESCRIPTION = """Board games for reinforcement learning (tic-tac-toe, gomoku, renju, connect four): play them,
-match policies, rate a policy on a calibrated ladder, train AlphaZero. 'boardgame-envs COMMAND -h' gives a
-command's arguments."""
+DESCRIPTION = f"""Board games for reinforcement learning ({', '.join(GAMES)}): play them, match policies, rate a
+policy on a calibrated ladder, train AlphaZero. 'boardgame-envs COMMAND -h' gives a command's arguments."""
 
 
 def build_parser() -> argparse.ArgumentParser:
