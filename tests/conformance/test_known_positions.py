@@ -51,3 +51,12 @@ def test_an_action_declared_always_legal_needs_no_forced_position_and_is_checked
                                              r"but is not after 0 moves: pass only when no cell is open to you$"):  # fmt: skip
         check_known_positions(KeepApartGame(4), [Known("", to_move=1, outcome=None)] + KNOWN["keep_apart"][4:5],
                               always_legal=("pass",))  # fmt: skip
+
+
+def test_every_known_game_is_a_catalog_game_or_a_test_game():
+    """A key that names no game (a typo, a game renamed) would leave its positions unread."""
+    from boardgame_envs.games.catalog import GAMES
+    from conformance.temporary import NEW_GAMES, TEST_ENTRIES
+
+    games = set(GAMES) | set(TEST_ENTRIES) | set(NEW_GAMES)
+    assert set(KNOWN) <= games and set(ALWAYS_LEGAL) <= games, sorted((set(KNOWN) | set(ALWAYS_LEGAL)) - games)
