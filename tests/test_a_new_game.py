@@ -8,7 +8,7 @@ a game shipped in the package would be (tests/conformance/temporary.py,
 ``BOARDGAME_ENVS_TESTS_NEW_GAME``), and that run plays every test of the files
 below whose id names it: the conformance kit, the batched engine and Gymnasium's
 ``make_vec`` with SB3, the catalog's own checks, AlphaZero's defaults, the
-pictures, the window, replay, records and the RL libraries' wrappers.
+pictures, the window, replay and records.
 """
 
 from __future__ import annotations
@@ -26,13 +26,15 @@ from conformance.temporary import NEW_GAME_VARIABLE, add_for_the_run
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "keep_apart"
-# The test files that run over every catalog game (parametrised by the catalog or the kit's cases).
+# The test files that run over every catalog game (parametrised by the catalog or the kit's cases). The RL
+# libraries' wrappers (tests/envs/test_library_wrappers.py) are left to the kit's own test games: importing
+# Tianshou and TorchRL again would double this test's cost, and they take a game through its AEC env alone.
 EVERY_GAME_FILES = (
     "tests/conformance/test_rules.py", "tests/conformance/test_envs.py", "tests/conformance/test_known_positions.py",
     "tests/conformance/test_policies.py", "tests/conformance/test_tools.py", "tests/vector/test_every_game.py",
     "tests/vector/test_backend_choice.py", "tests/games/test_catalog.py", "tests/alphazero/test_defaults.py",
     "tests/render/test_drawing_hook.py", "tests/ui/test_any_game_window.py", "tests/ui/test_any_game_replay.py",
-    "tests/envs/test_info_values.py", "tests/envs/test_library_wrappers.py", "tests/arena/test_record_results.py",
+    "tests/envs/test_info_values.py", "tests/arena/test_record_results.py",
 )  # fmt: skip
 
 
@@ -53,7 +55,7 @@ def test_the_every_game_tests_hold_for_a_new_long_game_with_passes(tmp_path):
     assert not [key for key in outcomes if key[1] in ("failure", "error")], outcomes
     for path in EVERY_GAME_FILES:  # each file played the new game (a file whose tests missed it would pass empty)
         assert outcomes[path, "passed"] >= 1, f"{path} ran no test of {GAME}: {dict(outcomes)}"
-    assert sum(n for (_, kind), n in outcomes.items() if kind == "passed") >= 60
+    assert sum(n for (_, kind), n in outcomes.items() if kind == "passed") >= 50
 
 
 def test_a_name_that_is_no_new_game_is_refused_in_one_line():
