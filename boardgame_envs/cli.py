@@ -10,8 +10,9 @@ from typing import Any
 
 from boardgame_envs.cliargs import (
     GAMES_ARG, JOBS_ARG, SEED_ARG, OneLineParser, PolicyList, add_engine_argument, add_game_arguments, add_opening_rule_argument, game_env_fn,
-    parameters_of, policy_arg, say_interrupted, unknown_game,
+    parameters_of, policy_arg, save_games_help, say_interrupted, unknown_game,
 )  # fmt: skip
+from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy
 from boardgame_envs.ui.escape import printable
@@ -77,12 +78,16 @@ def arena(args: argparse.Namespace) -> int:
                 print(f"boardgame-envs: {result.not_saved}", file=sys.stderr)
                 return 1
         else:
-            if args.sprt or args.save_games:
-                raise ValueError("--sprt and --save-games are for a match between two policies")
+            if args.sprt:
+                raise ValueError("--sprt is for a match between two policies")
             pairs: list = []
             table = round_robin(env_fn, {p: p for p in args.policies}, games=args.games, seed=args.seed,
-                                jobs=args.jobs, openings=chosen, pairs=pairs)  # fmt: skip
+                                jobs=args.jobs, openings=chosen, pairs=pairs, save_games=args.save_games)  # fmt: skip
             print(round_robin_table(table, pairs))
+            unsaved = [f"{r.name_a} vs {r.name_b}: {r.not_saved}" for r in pairs if r.not_saved]
+            if unsaved:  # the table above stands; the records are what failed
+                print(f"boardgame-envs: {'; '.join(unsaved)}", file=sys.stderr)
+                return 1
     except PolicyError as exc:
         print(f"boardgame-envs: {exc}", file=sys.stderr)
         return 1
@@ -114,7 +119,6 @@ def play(args: argparse.Namespace) -> int:
 def rate(args: argparse.Namespace) -> int:
     """``rate POLICY GAME``: a GAME word that is neither a game nor a ladder is refused first, naming the
     order (``arena`` takes the game first, and the two are easily swapped)."""
-    from boardgame_envs.games.catalog import GAMES
     from boardgame_envs.ladder import cli as ladder_cli
     from boardgame_envs.ladder.ladders import ladder_names
 
@@ -200,9 +204,8 @@ def pbrain(args: argparse.Namespace) -> int:
     return serve(make_policy(args.policy, seed=args.seed), name=args.name)
 
 
-DESCRIPTION = """Board games for reinforcement learning (tic-tac-toe, gomoku, renju, connect four): play them,
-match policies, rate a policy on a calibrated ladder, train AlphaZero. 'boardgame-envs COMMAND -h' gives a
-command's arguments."""
+DESCRIPTION = f"""Board games for reinforcement learning ({', '.join(GAMES)}): play them, match policies, rate a
+policy on a calibrated ladder, train AlphaZero. 'boardgame-envs COMMAND -h' gives a command's arguments."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -241,7 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "pairs; default: rif26 on 15x15 renju, the balanced set on 15x15, 9x9 and 8x8 freestyle, "
                    "connect_four_2ply (the ladder's 49 starts) for connect four; 'none': empty board")
     a.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early once an SPRT (alpha = beta = 0.05) decides")
-    a.add_argument("--save-games", metavar="DIR", help="write every game to DIR as SGF")
+    a.add_argument("--save-games", metavar="DIR", help=save_games_help() + "; a round robin names "
+                   "them by pairing, in the table's order: pair-01-game-0001.sgf, ...")  # fmt: skip
     a.add_argument("--backend", default="local", choices=("local", "ray"), help="where the games run (default: local processes)")
     add_opening_rule_argument(a)
     add_engine_argument(a)

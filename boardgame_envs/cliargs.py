@@ -23,6 +23,15 @@ from boardgame_envs.games.parameters import assignments
 from boardgame_envs.policies.registry import check_spec, parse_value
 
 GOMOKU = GAMES["gomoku"]
+
+
+def save_games_help(what: str = "every game") -> str:
+    """``--save-games``'s help: which record each game gets (arena/records.py writes SGF for an m,n,k game, a
+    move list for any other), the catalog's games named on each side."""
+    mnk = [name for name, info in GAMES.items() if info.factory is None]
+    others = [name for name, info in GAMES.items() if info.factory is not None]
+    return (f"write {what} to DIR, one file a game: SGF for an m,n,k game ({', '.join(mnk)}), a move-list record "
+            f"(.txt) for any other ({', '.join(others + ['...'])})")  # fmt: skip
 # make_env's own keywords, which a --param could otherwise set behind the command's back
 ENV_ARGUMENTS = tuple(name for name, p in inspect.signature(make_env).parameters.items() if p.kind is not p.VAR_KEYWORD)
 

@@ -8,6 +8,13 @@ from pathlib import Path
 # which loads a baseline script from its file: baselines/ is not on sys.path).
 sys.path.insert(0, str(Path(__file__).parent))
 
+# A game the suite was not written for, put in the catalog for the whole run before any test module reads the
+# catalog, as a game shipped in the package would be: tests/test_a_new_game.py runs the every-game tests so.
+if os.environ.get("BOARDGAME_ENVS_TESTS_NEW_GAME"):
+    from conformance.temporary import add_for_the_run
+
+    add_for_the_run(os.environ["BOARDGAME_ENVS_TESTS_NEW_GAME"])
+
 # Windows (render_mode="human", the play window) open in memory only: no screen, no sound.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

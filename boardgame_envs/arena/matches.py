@@ -272,6 +272,7 @@ def match(
     env_fn: Callable[[], Any], spec_a: Any, spec_b: Any, games: int = 100, seed: int = 0,
     jobs: int = 1, progress: bool = True, *, openings: Any = None, pairs: bool | None = None,
     sprt: SPRT | str | None = None, save_games: str | os.PathLike | None = None, backend: str = "local",
+    save_name: str = "game",
 ) -> MatchResult:  # fmt: skip
     """Play ``games`` games of A against B and count them; parallel over ``jobs`` processes (or Ray workers).
 
@@ -285,7 +286,8 @@ def match(
     within each pair. ``sprt`` (an
     :class:`~boardgame_envs.arena.sprt.SPRT` or ``"ELO0,ELO1"``) stops the match as
     soon as it decides. ``save_games``: a directory where each game is written
-    as SGF (``game-0001.sgf``, ...; a name already taken, by another process saving into
+    as SGF, or as a move-list record for a game SGF cannot hold (``game-0001.sgf``, ``game-0001.txt``, ...,
+    ``save_name`` before the number; a name already taken, by another process saving into
     the same folder or an earlier match, gets ``game-0001-2.sgf``: no record is written
     over another); a record that cannot be written (a full disk)
     ends the saving, not the match (:attr:`MatchResult.not_saved` says why). ``backend``: ``"local"`` (processes) or
@@ -327,7 +329,7 @@ def match(
             _count(result, task, record)
             if save_games is not None and not result.not_saved:
                 try:
-                    save_new(record, Path(save_games) / f"game-{task.index + 1:04d}.sgf")
+                    save_new(record, Path(save_games) / f"{save_name}-{task.index + 1:04d}.sgf")
                 except OSError as exc:
                     result.not_saved = f"games {task.index + 1} on were not saved: {exc}"
             bar.update()

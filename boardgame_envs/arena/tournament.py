@@ -21,6 +21,7 @@ holds the intervals to about 95% coverage.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ from boardgame_envs.arena.matches import MatchResult, match
 def round_robin(
     env_fn: Callable[[], Any], specs: dict[str, Any], games: int = 20, seed: int = 0, jobs: int = 1,
     progress: bool = True, openings: Any = None, pairs: list[MatchResult] | None = None,
+    save_games: str | os.PathLike | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """Every pair plays ``games``; returns Elo ratings (mean 0), best first, from :func:`boardgame_envs.arena.elo.fit`.
 
@@ -39,14 +41,19 @@ def round_robin(
     that won every game still gets a finite rating, and weighs a pairing's games by
     its distinct colour pairs (:func:`pair_results`). ``openings`` as in
     :func:`match`. ``pairs``, when given, receives each pair's :class:`MatchResult`
-    (for :func:`round_robin_table`).
+    (for :func:`round_robin_table`). ``save_games``: a directory that receives
+    every game, one record each, as :func:`match` writes them, named by the
+    pairing (``pair-01-game-0001.sgf``: the first pairing's first game; the
+    pairings in the table's order; each record names its two players).
     """
     names = list(specs)
     results: list[tuple[str, str, float, float]] = []
+    pairing = 0
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
+            pairing += 1
             r = match(env_fn, specs[names[i]], specs[names[j]], games, seed + 1000 * i + j, jobs, progress,
-                      openings=openings)  # fmt: skip
+                      openings=openings, save_games=save_games, save_name=f"pair-{pairing:02d}-game")  # fmt: skip
             if r.interrupted:
                 raise KeyboardInterrupt  # the table needs every pair: stop here
             if pairs is not None:

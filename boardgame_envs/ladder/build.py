@@ -19,8 +19,9 @@ come from its two specs and its number, and results are taken in game order.
 A worker that dies on a game (twice: it is played once more first) stops the run
 with one line naming the game (:class:`~boardgame_envs.arena.backends.WorkerError`);
 the games logged before it stay, so the next run plays on from there.
-``--save-games DIR`` also writes each game played as SGF
-(:func:`record_path`); the games already in the log are not played again.
+``--save-games DIR`` also writes each game played, as SGF or, for a game SGF
+cannot hold, a move-list record (:func:`record_path`); the games already in the
+log are not played again.
 
 One build at a time plays into a log: a build holds ``LADDER.games.jsonl.lock``
 (:func:`log_lock`, the trainer's kind of lock) while it runs, and a second one is refused
@@ -294,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=float, default=TARGET, help="half-width in Elo of every adjacent difference")
     parser.add_argument("--minutes", type=float, default=None, help="stop after the game in play when this much time has passed")
     parser.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
-    parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game played to DIR as SGF")
+    parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game played to DIR, one file a "
+                        "game: SGF for an m,n,k game, a move-list record (.txt) for any other")
     parser.add_argument("--engine", metavar="NAME=PATH", action="append", default=[],
                         help="the binary of an external level's engine, e.g. rapfi=/opt/rapfi/pbrain-rapfi "
                         "(or set BOARDGAME_ENVS_RAPFI)")  # fmt: skip

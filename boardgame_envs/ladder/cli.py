@@ -20,6 +20,7 @@ from typing import Any
 
 from boardgame_envs.cliargs import (
     GAMES_ARG, JOBS_ARG, SEED_ARG, add_engine_argument, add_opening_rule_argument, add_param_argument, parameters_of,
+    save_games_help,
 )  # fmt: skip
 from boardgame_envs.ladder.ladders import LADDERS_VARIABLE
 
@@ -59,7 +60,7 @@ def add_rate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=SEED_ARG, default=0)
     parser.add_argument("--precision", type=float, default=None, metavar="ELO",
                         help="stop early once the 95%% interval is at most ±ELO")  # fmt: skip
-    parser.add_argument("--save-games", metavar="DIR", default=None, help="write every game to DIR as SGF")
+    parser.add_argument("--save-games", metavar="DIR", default=None, help=save_games_help())
     add_opening_rule_argument(parser)
     add_engine_argument(parser)
 

@@ -53,10 +53,6 @@ class PlaySession:
         return self.env.unwrapped.game_state
 
     @property
-    def size(self) -> int:
-        return self.state.game.size
-
-    @property
     def over(self) -> bool:
         """The game has ended: by the rules, or by the opponent's forfeit."""
         return self.state.terminal or self.forfeit is not None

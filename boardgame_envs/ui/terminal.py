@@ -22,27 +22,43 @@ from boardgame_envs.ui.session import PlaySession
 
 
 def usage(position: Any) -> str:
-    """How to type a move in ``position`` (a state; a game stands for its start), with a legal action of it as the
-    example: the free cell nearest the middle of the board (the centre of a square one), or, where no cell is
-    free, the first legal action."""
+    """How to type a move in ``position`` (a state; a game stands for its start), as the game names its moves,
+    with a legal action of it as the example: the free cell nearest the middle of the board (its middle row
+    first), or, where no cell is free, the first legal action; then the game's actions that are no cell (a
+    pass, by its name; an opening rule's decisions). ``row,col`` is offered where the game reads it, whatever
+    its attributes (a game with a parameter named ``size`` need not)."""
     state = position if hasattr(type(position), "legal_mask") else position.new_state()
     game = state.game
     legal = [int(a) for a in state.legal_actions()]
     cells = [a for a in legal if cell_of(game, a) is not None]
-    n = getattr(game, "size", None)  # the m,n,k family (and its opening rules) also reads row,col
-    middle = (n // 2) * n + n // 2 if n else game.num_actions // 2
-    example = min(cells, key=lambda a: (abs(a - middle), a)) if cells else None
-    if n:
-        parts = [f"a point ({game.action_name(example)} or row,col)"] if example is not None else []
-        decisions = getattr(game, "decisions", ())  # an opening rule's: swap, keep, offers=2, ...
-        if decisions:
-            parts.append(f"a decision of the opening ({', '.join(decisions)})")
-        return f"type {' or '.join(parts) or 'a move'}, or: undo, hint, quit"
-    if example is None and legal:
-        example = legal[0]
-    shown = f" ({game.action_name(example)})" if example is not None else ""
-    others = "".join(f" or {game.action_name(a)}" for a in other_actions(game) if a != example)  # a pass, by its name
-    return f"type a move{shown}{others}, or: undo, hint, quit"
+    rows, cols = game.shape
+
+    def from_the_middle(action: int) -> tuple[int, int]:
+        row, col = divmod(int(cell_of(game, action)), cols)
+        return abs(row - rows // 2) * cols + abs(col - cols // 2), action
+
+    example = min(cells, key=from_the_middle) if cells else (legal[0] if legal else None)
+    if example is None:
+        parts = ["a move"]
+    elif example in cells and _reads_row_col(game, example):
+        parts = [f"a point ({game.action_name(example)} or row,col)"]
+    else:
+        parts = [f"a move ({game.action_name(example)})"]
+    decisions = getattr(game, "decisions", ())  # an opening rule's names for its actions that are no cell
+    if decisions:
+        parts.append(f"a decision of the opening ({', '.join(decisions)})")
+    else:
+        parts += [game.action_name(a) for a in other_actions(game) if a != example]  # a pass, by its name
+    return f"type {' or '.join(parts)}, or: undo, hint, quit"
+
+
+def _reads_row_col(game: Any, action: int) -> bool:
+    """Whether the game reads its cell ``action`` written as ``row,col`` (0-based, row 0 at the top)."""
+    row, col = divmod(int(cell_of(game, action)), game.shape[1])
+    try:
+        return int(game.parse_action(f"{row},{col}")) == action
+    except ValueError:
+        return False
 
 
 def play_terminal(

@@ -292,17 +292,26 @@ def make(
     parallel: bool = False,
     seed: int | None = None,
     parameters: dict[str, Any] | None = None,
+    **game_parameters: Any,
 ) -> VectorGames:
     """``num_envs`` games of a catalog game (``"tictactoe"``, ``"gomoku"``, ``"renju"``, ``"connect_four"``, ...), reset.
 
-    ``board_size``, ``win_length`` and ``rule`` as for the AEC envs (None: the game's
-    default; gomoku's is 15x15 renju; a game with no such choice refuses them);
-    ``parameters`` those a game's catalog entry declares (``{"rows": 3}``; each
-    within its choices, else ``ValueError`` naming them; an m,n,k game refuses them);
-    see the module docstring for the rest. ``parallel=True`` runs the numba
-    backends' loops over games on numba's threads (``numba.set_num_threads``).
+    ``board_size``, ``win_length`` and ``rule`` as for the AEC envs (None: the
+    game's default; gomoku's is 15x15 renju; a game with no such choice refuses
+    them); a game's declared parameters by keyword, as :func:`~boardgame_envs.envs.factory.make_env`
+    takes them (``vector.make("dots_and_boxes", 64, rows=3)``), or as one dict,
+    ``parameters={"rows": 3}``, which is how a parameter named like one of this
+    function's own arguments (``seed``, ``parallel``) is given; each within its
+    choices, else ``ValueError`` naming them (an m,n,k game refuses them; one
+    given both ways is a ``TypeError``). See the module docstring for the
+    rest. ``parallel=True`` runs the numba backends' loops over games on
+    numba's threads (``numba.set_num_threads``).
     """
-    chosen = game_info(game).game(board_size, win_length, rule, **given(parameters))
+    chosen_parameters = given(parameters)
+    twice = sorted(set(chosen_parameters) & set(game_parameters))
+    if twice:
+        raise TypeError(f"{', '.join(twice)} given both as a keyword and in parameters=; give each once")
+    chosen = game_info(game).game(board_size, win_length, rule, **chosen_parameters, **game_parameters)
     vec = VectorGames(chosen, num_envs, autoreset=autoreset, illegal_action=illegal_action, parallel=parallel,
                       seed=seed)  # fmt: skip
     vec.reset()

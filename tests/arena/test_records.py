@@ -131,3 +131,24 @@ def test_a_full_disk_during_save_games_keeps_the_summary(tmp_path, monkeypatch, 
     assert "Traceback" not in err and last.startswith("boardgame-envs: games 1 on were not saved")
     assert "no room on the disk at" in last and "game-0001.sgf" in last  # the record and the disk
     assert list(games.iterdir()) == []
+
+
+def test_a_round_robin_saves_one_record_per_game_named_by_its_pairing(tmp_path, capsys):
+    games = tmp_path / "games"
+    argv = ["arena", "connect_four", "random", "greedy", "alphabeta:depth=1", "--games", "2", "--openings", "none",
+            "--save-games", str(games)]  # fmt: skip
+    assert main(argv) == 0
+    assert "Elo (mean 0" in capsys.readouterr().out
+    names = sorted(p.name for p in games.iterdir())
+    assert names == [f"pair-{p:02d}-game-{g:04d}.txt" for p in (1, 2, 3) for g in (1, 2)]  # move lists: connect four
+    players = [{(r.black, r.white) for r in map(load, sorted(games.glob(f"pair-{p:02d}-*")))} for p in (1, 2, 3)]
+    assert players == [{("random", "greedy"), ("greedy", "random")}, {("random", "alphabeta:depth=1"),
+                        ("alphabeta:depth=1", "random")}, {("greedy", "alphabeta:depth=1"), ("alphabeta:depth=1", "greedy")}]  # fmt: skip
+    assert all(load(p).state().terminal for p in games.iterdir())  # each record replays to its end
+    assert main(["arena", "tictactoe", "random", "greedy", "mcts", "--games", "2", "--save-games", str(games)]) == 0
+    assert len(list(games.glob("pair-01-game-0001*.sgf"))) == 1  # SGF for tic-tac-toe, beside the others
+
+
+def test_sprt_is_still_refused_for_a_round_robin_in_one_line(capsys):
+    assert main(["arena", "tictactoe", "random", "greedy", "mcts", "--sprt", "0,50"]) == 2
+    assert capsys.readouterr().err.strip().endswith("--sprt is for a match between two policies")

@@ -21,6 +21,11 @@ class TooBig(Exception):
     """The game has more positions than the solver was allowed to visit."""
 
 
+# Deeper than any position the kit solves (a small game, or few moves left): a line this long is a game that
+# does not end (two passes that do not end it, a position that comes back), failed in one line, not by recursion.
+MAX_DEPTH = 200
+
+
 def position_key(state: Any) -> bytes:
     own = getattr(state, "search_key", None)
     return own() if own is not None else state.board.tobytes() + bytes((state.to_move,))
@@ -33,6 +38,7 @@ class ExactValues:
         self.limit = limit
         self._values: dict[bytes, float] = {}
         self._scored: dict[tuple[bytes, int], float] = {}
+        self._line: set[bytes] = set()  # the positions on the line being searched: one met again is a loop
 
     def value(self, state: Any) -> float:
         """The exact value of ``state`` for its player to move (a finished state: 0, it has no player to move)."""
@@ -42,7 +48,15 @@ class ExactValues:
         if key not in self._values:
             if len(self._values) >= self.limit:
                 raise TooBig(f"more than {self.limit} positions")
-            self._values[key] = max(self.move_values(state).values())
+            if key in self._line or len(self._line) >= MAX_DEPTH:
+                why = "a position comes back" if key in self._line else f"a line goes past {MAX_DEPTH} plies"
+                raise AssertionError(f"{state.game.name}: the kit's exact search finds a game that does not end "
+                                     f"({why})")  # fmt: skip
+            self._line.add(key)
+            try:
+                self._values[key] = max(self.move_values(state).values())
+            finally:
+                self._line.discard(key)
         return self._values[key]
 
     def move_values(self, state: Any) -> dict[int, float]:

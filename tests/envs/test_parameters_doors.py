@@ -12,6 +12,7 @@ import pytest
 
 import boardgame_envs  # noqa: F401  (registers the ids)
 from boardgame_envs import vector
+from boardgame_envs.envs.factory import make_env
 from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.vector.gym_env import SingleAgentVectorEnv
 from conformance.cases import in_catalog
@@ -74,6 +75,19 @@ def test_vector_make_builds_the_size_asked(rows):
         _, _, terminated, _, _ = vec.step(vec.sample_legal_actions())
         finished += int(terminated.sum())
     assert finished > 0
+
+
+def test_vector_make_takes_parameters_as_keywords_as_make_env_does():
+    """Keywords, as make_env takes them, or the dict; both ways at once, or a name off the entry, refused."""
+    vec = vector.make("dots_and_boxes", 2, rows=3, columns=1)
+    assert (vec.game.rows, vec.game.columns) == (3, 1) and vec.game == make_env("dots_and_boxes", rows=3, columns=1).unwrapped.game
+    assert vector.make("dots_and_boxes", 2, rows=3, parameters={"columns": 1}).game == vec.game
+    with pytest.raises(TypeError, match=r"^rows given both as a keyword and in parameters=; give each once$"):
+        vector.make("dots_and_boxes", 2, rows=3, parameters={"rows": 3})
+    with pytest.raises(ValueError, match=r"^dots_and_boxes takes no depth; its parameters: rows \("):
+        vector.make("dots_and_boxes", 2, depth=3)
+    with pytest.raises(ValueError, match=r"^dots_and_boxes: rows must be one of 1, 2, 3, got 7$"):
+        vector.make("dots_and_boxes", 2, rows=7)
 
 
 @pytest.mark.parametrize("rows", [1, 3])

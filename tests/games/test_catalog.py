@@ -22,9 +22,15 @@ def test_a_new_game_left_with_defaults_gets_a_derived_batched_field():
     assert info.game().name == "avoid_three"
 
 
-def test_the_shipped_entries_derive_batched_by_their_kernels_hook():
-    assert {name: info.batched for name, info in GAMES.items()} == {
-        "tictactoe": True, "gomoku": True, "renju": True, "connect_four": True}  # fmt: skip
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_entry_derives_batched_by_its_kernels_hook(name):
+    game = GAMES[name].game()
+    hook = getattr(game, "kernels", None)
+    assert GAMES[name].batched is (callable(hook) and hook() is not None)
+
+
+def test_the_mnk_entries_and_connect_four_are_batched_by_their_kernels():
+    assert all(GAMES[name].batched for name in ("tictactoe", "gomoku", "renju", "connect_four"))
 
 
 def test_an_mnk_entry_derives_batched_by_the_hook_as_every_entry_does():
@@ -58,11 +64,20 @@ def test_a_bad_entry_is_refused_when_built_naming_it(fields, says):
     assert says in str(info.value) and "\n" not in str(info.value)
 
 
-def test_every_shipped_game_has_the_env_its_module_registered():
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_catalog_game_has_the_env_its_module_registered(name):
+    info = GAMES[name]
+    assert name in ENVS and info.env is ENVS[name]
+    module = info.env_module
+    assert module.__name__ == info.module and callable(module.env) and callable(module.raw_env)
+    assert module.raw_env(**info.env_kwargs(info.game())).game == info.game()  # the env plays the entry's game
+
+
+def test_the_shipped_env_modules_register_their_games():
     assert set(ENVS) == set(GAMES)
-    assert {name: info.module for name, info in GAMES.items()} == {
-        "tictactoe": "boardgame_envs.tictactoe_v0", "gomoku": "boardgame_envs.gomoku_v0",
-        "renju": "boardgame_envs.gomoku_v0", "connect_four": "boardgame_envs.connect_four_v0"}  # fmt: skip
+    assert GAMES["tictactoe"].module == "boardgame_envs.tictactoe_v0"
+    assert GAMES["connect_four"].module == "boardgame_envs.connect_four_v0"
+    assert GAMES["renju"].module == GAMES["gomoku"].module == "boardgame_envs.gomoku_v0"  # one module, two entries
     assert GAMES["renju"].pettingzoo_id == GAMES["gomoku"].pettingzoo_id == "boardgame_envs/gomoku-v0"
     assert GAMES["renju"].env_module.raw_env is GAMES["gomoku"].env_module.raw_env
 

@@ -8,6 +8,7 @@ import pytest
 from boardgame_envs.envs.factory import make_env
 from boardgame_envs.envs.game_env import GameAECEnv
 from boardgame_envs.games.catalog import GAMES
+from boardgame_envs.games.protocol import cell_of
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.render.canvas import CROSS_COLOURS, STONE_COLOURS
 from games.dots_and_boxes import DotsAndBoxesGame
@@ -65,9 +66,12 @@ def test_every_catalog_game_plays_a_click_in_the_window(name):
     gui = PlayWindow(lambda: make_env(name, raw=True), Scripted(list(range(400))))
     try:
         gui.tick()
-        action = int(gui.state.legal_actions()[-1])
+        action = next(int(a) for a in gui.state.legal_actions()[::-1] if cell_of(gui.state.game, a) is not None)
+        after = gui.state.clone()
+        after.play(action)
+        reply = int(after.legal_actions()[0])  # what the scripted opponent plays: the first legal action
         _click(gui, *gui.pixel_of(action))
-        assert gui.moves[:2] == [action, 0] and gui.frames_drawn >= 2
+        assert gui.moves[:2] == [action, reply] and gui.frames_drawn >= 2
     finally:
         gui.close()
 

@@ -16,6 +16,7 @@ from boardgame_envs.envs.text import coordinates, render_text
 from boardgame_envs.games.catalog import game_info
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.ui.terminal import play_terminal, usage
+from games.keep_apart import KeepApartGame
 from games.misere_game import AvoidThreeGame, NumberedAvoidThree as Numbered
 from games.pass_game import PASS, PassGame
 
@@ -87,7 +88,7 @@ def _run(lines, opponent, human_first=True):
 
 
 def test_the_terminal_reads_pass_by_name_and_says_the_opponent_passed():
-    assert usage(PassGame()) == "type a move (c2) or pass, or: undo, hint, quit"
+    assert usage(PassGame()) == "type a move (b2) or pass, or: undo, hint, quit"  # the centre, then the pass
     # Black: b2; white passes; black passes; white passes: two passes running, a draw.
     winner, out = _run(["b2", "pas", "pass"], Scripted([PASS]))
     assert "cannot read 'pas' as a move" in out and "player_1 plays pass" in out
@@ -165,3 +166,47 @@ def test_action_buttons_get_free_keys():
 
     assert action_buttons(Many()) == [("pass", "p"), ("hold", "1"), ("undo-all", "2"), ("pause", "3"), ("quit", "4")]
     assert action_buttons(game_info("connect_four").game()) == action_buttons(game_info("tictactoe").game()) == []
+
+
+def test_a_game_with_a_size_parameter_is_prompted_by_its_own_names_and_its_pass():
+    """Keep apart has a parameter named size, as the m,n,k games have an attribute: its prompt is still its own
+    (no row,col, which it does not read), with its pass; a forced pass is the prompt's example."""
+    game = KeepApartGame(4)
+    assert game.size == 4 and usage(game) == "type a move (a2) or pass, or: undo, hint, quit"
+    assert usage(_played(game, "b1 d4 a2 a4 a1 d1")) == "type a move (pass), or: undo, hint, quit"  # black must pass
+    env_fn = lambda: GameAECEnv(KeepApartGame(4), ("player_0", "player_1"), "ansi")  # noqa: E731
+    white = Scripted([game.parse_action(w) for w in ("d4", "a4", "d1", "d2", "b4", "pass")])
+    feed, out = iter(["b1", "a2", "a1", "c1", "1,2", "pass", "pass", "pass"]), []
+    winner = play_terminal(env_fn, white, True, input_fn=lambda prompt: next(feed), print_fn=out.append)
+    text = "\n".join(out)
+    assert out[0] == "You play player_0 (black). type a move (a2) or pass, or: undo, hint, quit."
+    assert "c1 is beside a stone of white. type a move (pass), or: undo, hint, quit." in text
+    assert "cannot read '1,2' as a move: write a cell a1..d4, or pass" in text
+    assert "player_1 plays d2" in text and "player_1 plays pass" in text and "last move: pass" in text
+    assert winner == 2 and out[-1] == "game over: player_1 wins" and "row,col" not in text
+
+
+def test_the_window_plays_a_forced_pass_of_a_game_with_a_size_parameter(monkeypatch):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from boardgame_envs.ui.gui import PlayWindow
+
+    game = KeepApartGame(4)
+    white = Scripted([game.parse_action(w) for w in ("d4", "a4", "d1", "d2", "b4", "pass")])
+    gui = PlayWindow(lambda: GameAECEnv(KeepApartGame(4), ("player_0", "player_1")), white)
+    try:
+        gui.tick()
+        assert [label for label, _ in gui.buttons] == ["Undo", "Hint", "New game", "pass"]
+        for name in ("b1", "a2", "a1"):
+            _click(gui, *gui.pixel_of(game.parse_action(name)))
+            gui.wait()
+        assert [game.action_name(a) for a in gui.moves] == ["b1", "d4", "a2", "a4", "a1", "d1"]
+        _click(gui, *gui.pixel_of(game.parse_action("c1")))  # beside white's d1: refused, said on the status line
+        assert len(gui.moves) == 6 and "c1 is beside a stone of white" in gui.message
+        for _ in range(3):  # black's forced passes; white answers d2, b4, and then passes too: the game is over
+            _key(gui, "p")
+            gui.wait()
+        assert [game.action_name(a) for a in gui.moves[6:]] == ["pass", "d2", "pass", "b4", "pass", "pass"]
+        assert gui.state.terminal and gui.status_note() == "white wins · you lose"
+    finally:
+        gui.close()

@@ -29,11 +29,14 @@ from conformance.cases import ALL, CATALOG, TEST_GAMES, case_fixture
 from games.dots_and_boxes import DotsAndBoxesGame
 
 case = pytest.fixture(params=ALL, ids=lambda case: case.id)(case_fixture)
-catalog_case = pytest.fixture(params=CATALOG, ids=lambda case: case.id)(case_fixture)
+# The catalog's cases whose game brings numba kernels (game.kernels()): a game without them has only the loop.
+KERNEL_CASES = [case for case in CATALOG if engine.batch_class(case.game()) is not LoopBatch]
+kernel_case = pytest.fixture(params=KERNEL_CASES, ids=lambda case: case.id)(case_fixture)
 
 
-def play_against_aec(vec, envs, steps, rng):
-    """Random legal moves in both, comparing every step; returns how many games ended."""
+def play_against_aec(vec, envs, steps, rng, reset=True):
+    """Random legal moves in both, comparing every step (from a reset of both, or on from where they are);
+    returns how many games ended."""
     seats = {agent: i for i, agent in enumerate(envs[0].possible_agents)}
 
     def compare(obs):
@@ -44,9 +47,10 @@ def play_against_aec(vec, envs, steps, rng):
             assert vec.current_player[b] == seats[env.agent_selection]
             np.testing.assert_array_equal(vec.boards[b], env.game_state.board)
 
-    for env in envs:
-        env.reset()
-    compare(vec.reset(seed=1))
+    if reset:
+        for env in envs:
+            env.reset()
+        compare(vec.reset(seed=1))
     finished = 0
     for _ in range(steps):
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in vec.legal_action_mask])
@@ -67,11 +71,13 @@ def play_against_aec(vec, envs, steps, rng):
 
 def test_every_game_against_its_aec_env(case):
     num_envs = 4
-    vec = vector.make(case.entry, num_envs, **dict(case.kwargs))
+    vec = vector.make(case.entry, num_envs, **dict(case.kwargs))  # a game's parameters by keyword, as make_env
     envs = [case.env_fn(raw=True)() for _ in range(num_envs)]
-    finished = play_against_aec(vec, envs, 40, np.random.default_rng(0))
-    rows, columns = vec.game.shape
-    assert finished >= 1 or rows * columns > 49  # random games on the small boards end (and reset) within 40 moves
+    rng = np.random.default_rng(0)
+    finished, steps = play_against_aec(vec, envs, 40, rng), 40
+    while not finished and steps < 10 * vec.num_actions:  # a long game: on until one ends (and resets) in both
+        finished, steps = play_against_aec(vec, envs, 40, rng, reset=False), steps + 40
+    assert finished >= 1, f"no random game of {case.id} ended in {steps} moves"
     if not case.info.batched:
         assert isinstance(vec.batch, LoopBatch)
 
@@ -95,12 +101,12 @@ def test_extra_turns_and_margins_against_the_aec_env():
     assert any(moved_twice)  # a player moved twice running
 
 
-def test_the_loop_agrees_with_the_kernels(catalog_case, monkeypatch):
+def test_the_loop_agrees_with_the_kernels(kernel_case, monkeypatch):
     """The loop over states (the reference every game gets) and the numba backends play the same games."""
-    kwargs = dict(catalog_case.kwargs)
-    fast = vector.make(catalog_case.entry, 6, seed=4, **kwargs)
+    kwargs = dict(kernel_case.kwargs)
+    fast = vector.make(kernel_case.entry, 6, seed=4, **kwargs)
     monkeypatch.setattr(engine, "batch_class", lambda game: LoopBatch)
-    slow = vector.make(catalog_case.entry, 6, seed=4, **kwargs)
+    slow = vector.make(kernel_case.entry, 6, seed=4, **kwargs)
     assert isinstance(slow.batch, LoopBatch) and not isinstance(fast.batch, LoopBatch)
     for _ in range(30):
         actions = fast.sample_legal_actions()
@@ -188,8 +194,9 @@ def test_make_vec_and_sb3_on_every_id(entry):
             venv = SB3VecEnv(envs)
             venv.reset()
             rng = np.random.default_rng(0)
-            dones = 0
-            for _ in range(30):
+            dones, steps = 0, 0
+            while not dones and steps < 10 * envs.single_action_space.n:  # on until a game ends, however long
+                steps += 1
                 masks = np.stack(venv.env_method("action_masks"))
                 venv.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
                 obs, rewards, done, infos = venv.step_wait()
@@ -197,4 +204,4 @@ def test_make_vec_and_sb3_on_every_id(entry):
                 dones += int(done.sum())
                 for g in np.flatnonzero(done):
                     assert infos[g]["terminal_observation"].shape == envs.single_observation_space.shape
-            assert dones >= 1
+            assert dones >= 1, f"no game of {env_id} ended in {steps} steps"
