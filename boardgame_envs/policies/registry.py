@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from boardgame_envs.policies.base import SEARCH_LIMITS, check_budget
+
 
 class PolicySpecError(ValueError):
     """A spec that names no known kind, or arguments its constructor does not accept."""
@@ -141,6 +143,12 @@ def _bounded(key: str, value: Any) -> Any:
         raise PolicySpecError(f"argument {key}={value} is out of range: a count is at most {INT_LIMIT:,}")
     if isinstance(value, float) and not math.isfinite(value):
         raise PolicySpecError(f"argument {key}={value} is not a finite number")
+    most = SEARCH_LIMITS.get(key)
+    if most is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value > most:
+        try:  # a search budget past its stated maximum: refused with the spec, before anything is built
+            check_budget(key, value)
+        except ValueError as exc:
+            raise PolicySpecError(str(exc)) from None
     return value
 
 
