@@ -80,7 +80,7 @@ def value_optimal_share(net, simulations: int) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=2.0, help="training wall time")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=1000, help="games against perfect play, seats alternated")

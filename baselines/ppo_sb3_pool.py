@@ -93,7 +93,7 @@ RESUME_MAY_CHANGE = {"cpu_hours", "max_rollouts", "rate_games", "rate_minutes", 
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--out", required=True, help="run folder: model, pool, counters, curve.csv (resumed if present)")
     p.add_argument("--game", choices=tuple(GAMES), default="connect_four")
     p.add_argument("--seed", type=int, default=0)

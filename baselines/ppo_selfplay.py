@@ -422,7 +422,7 @@ RESUME_MAY_CHANGE = {"cpu_hours", "max_updates", "rate_games", "rate_minutes", "
 
 def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
     """``--out DIR`` plus one flag per :class:`Config` field (``--cpu-hours 2``, ``--levels random,greedy``)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True,
                         help="run folder: checkpoint, pool, curve.csv (resumed if present)")
     for f in dataclasses.fields(Config):

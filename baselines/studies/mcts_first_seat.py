@@ -125,7 +125,7 @@ def _vetoed(checkpoint: str, simulations: int, depth: int, seed: int) -> VetoedN
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--board-size", type=int, default=6)
     parser.add_argument("--win-length", type=int, default=4)
     parser.add_argument("--mcts-sims", type=int, default=1000)

@@ -254,7 +254,7 @@ def _child(state: Any, action: int) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("tictactoe", "gomoku"), default="tictactoe")
     parser.add_argument("--board-size", type=int, default=9)
     parser.add_argument("--win-length", type=int, default=5)
