@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         functools.partial(_network, checkpoint, args.simulations),
         opponent,
         games=args.games, seed=args.seed + 1, jobs=args.jobs, progress=False,
+        openings=None,  # from the empty board, seats alternated: what the results files measured
     )  # fmt: skip
     eval_s = time.perf_counter() - t0
     score, lo, hi = result.score()

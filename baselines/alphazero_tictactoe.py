@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             return NetworkPolicy(trainer.net, trainer.game, simulations=sims, seed=seed)
 
         result = match(tictactoe_v0.env, network, lambda seed: PerfectPolicy(seed=seed), games=args.games,
-                       seed=args.seed + 1, progress=False)  # fmt: skip
+                       seed=args.seed + 1, progress=False, openings=None)  # fmt: skip
         for seat, (w, d, l) in result.by_seat.items():
             report.append(f"| {label} | {seat} | {w + d + l} | {w} | {d} | {l} |")
             print(report[-1], flush=True)

@@ -3,8 +3,10 @@
 The learner trains against an :class:`~boardgame_envs.selfplay.OpponentPool`
 (the ladder's bottom levels, ``random`` and ``greedy:epsilon=E``, plus its own
 snapshots, one added at every checkpoint; one drawn per game, uniformly). Connect four plays in
-``--n-envs`` single-agent envs (``DummyVecEnv``; it has no batched engine);
-gomoku9 and renju in one batched vector env (``boardgame_envs.vector.sb3.SB3VecEnv``).
+``--n-envs`` single-agent envs (``DummyVecEnv``: how its recorded results were made; connect four has a
+batched engine too, which this recipe does not use: ``SB3VecEnv`` over it is docs/selfplay.md's
+"MaskablePPO on batched connect four"); gomoku9 and renju in one batched vector env
+(``boardgame_envs.vector.sb3.SB3VecEnv``).
 The policy and value nets are two ``--net``-wide layers each (256; 128 until 2026-11-27:
 the wider net with ``--lr 5e-4`` reaches connect four's plateau in a fifth of the CPU,
 ``baselines/results/ppo_sb3_pool.md``), on the flat planes or on ``BoardCNN``'s features.
@@ -61,6 +63,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
 from boardgame_envs.envs.single_agent import SingleAgentEnv
+from boardgame_envs.ladder.rating import check_rating_games
 from boardgame_envs.selfplay import OpponentPool
 from boardgame_envs.arena.lock import InUseError
 from boardgame_envs.safeio import (
@@ -80,8 +83,8 @@ RECIPE = "ppo_sb3_pool"
 FORMAT = 2  # of the run folder: 1, unstamped, model.zip and a pickled state.pt (refused); 2, stamped, tensors only
 
 LEVELS = "random,greedy:epsilon=0.75,greedy:epsilon=0.5,greedy:epsilon=0.25,greedy"
-# game -> how it is played: in single-agent envs (connect four) or in one batched env (Gymnasium id and
-# arguments), and the network (an MLP on flat planes; BoardCNN needs a square board)
+# game -> how it is played: in single-agent envs (connect four, as its results were measured) or in one batched
+# env (Gymnasium id and arguments), and the network (an MLP on flat planes, or BoardCNN)
 GAMES: dict[str, dict[str, Any]] = {
     "connect_four": {"single": {"game": "connect_four"}, "cnn": False, "max_snapshots": 5},
     "gomoku9": {"vector": ("boardgame_envs/Gomoku-v0", {"board_size": 9, "rule": "freestyle"}), "cnn": True,
@@ -340,6 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not args.cpu_hours >= 0:  # nan too
         p.error(f"--cpu-hours must be a number of CPU-hours, 0 or more, got {args.cpu_hours}")
+    if args.rate_games:  # refused at the start, not at the first rating an hour in
+        try:
+            check_rating_games(args.rate_games)
+        except ValueError as exc:
+            p.error(f"--rate-games: {exc}")
     out = Path(args.out)
     s = settings(args)
     saved = out / "settings.json"

@@ -26,20 +26,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardgame_envs.arena.elo import Z95, Ratings, fit, games_covariance, unbounded
-from boardgame_envs.arena.matches import MatchResult, match
+from boardgame_envs.arena.matches import DEFAULT_OPENINGS, MatchResult, match
 
 
 def round_robin(
     env_fn: Callable[[], Any], specs: dict[str, Any], games: int = 20, seed: int = 0, jobs: int = 1,
-    progress: bool = True, openings: Any = None, pairs: list[MatchResult] | None = None,
+    progress: bool = True, openings: Any = DEFAULT_OPENINGS, pairs: list[MatchResult] | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """Every pair plays ``games``; returns Elo ratings (mean 0), best first, from :func:`boardgame_envs.arena.elo.fit`.
 
     The fit counts one virtual draw between every pair (``prior=1``), so a policy
     that won every game still gets a finite rating, and weighs a pairing's games by
     its distinct colour pairs (:func:`pair_results`). ``openings`` as in
-    :func:`match`. ``pairs``, when given, receives each pair's :class:`MatchResult`
-    (for :func:`round_robin_table`).
+    :func:`match` (by default the game's set, as the command line plays it).
+    ``pairs``, when given, receives each pair's :class:`MatchResult` (for
+    :func:`round_robin_table`).
     """
     names = list(specs)
     results: list[tuple[str, str, float, float]] = []
