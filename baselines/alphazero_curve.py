@@ -208,7 +208,7 @@ def plot(runs: list[Path], out: Path, labels: list[str] | None = None, title: st
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("rate", help="rate the snapshots not rated yet")
     r.add_argument("run", type=Path)

@@ -30,7 +30,7 @@ from report import command_line, publish  # baselines/report.py, beside this scr
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--board-size", type=int, default=6)
     parser.add_argument("--win-length", type=int, default=4)
     parser.add_argument("--rule", default="freestyle")
@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         functools.partial(_network, checkpoint, args.simulations),
         opponent,
         games=args.games, seed=args.seed + 1, jobs=args.jobs, progress=False,
+        openings=None,  # from the empty board, seats alternated: what the results files measured
     )  # fmt: skip
     eval_s = time.perf_counter() - t0
     score, lo, hi = result.score()

@@ -80,7 +80,7 @@ def value_optimal_share(net, simulations: int) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=2.0, help="training wall time")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=1000, help="games against perfect play, seats alternated")
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             return NetworkPolicy(trainer.net, trainer.game, simulations=sims, seed=seed)
 
         result = match(tictactoe_v0.env, network, lambda seed: PerfectPolicy(seed=seed), games=args.games,
-                       seed=args.seed + 1, progress=False)  # fmt: skip
+                       seed=args.seed + 1, progress=False, openings=None)  # fmt: skip
         for seat, (w, d, l) in result.by_seat.items():
             report.append(f"| {label} | {seat} | {w + d + l} | {w} | {d} | {l} |")
             print(report[-1], flush=True)

@@ -103,7 +103,7 @@ def black_score(n: int, opening: tuple[int, ...], depth: int, games: int) -> tup
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n")[0])
     parser.add_argument("--board-size", type=int, default=15)
     parser.add_argument("--radius", type=int, default=3, help="black's second stone at most this far from the centre")
     parser.add_argument("--depth", type=int, default=4, help="alpha-beta depth (plies), no time limit")

@@ -131,7 +131,7 @@ def value(moves: tuple[int, ...], depth: int) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=16, help="plies searched after the two moves (default 16)")
     parser.add_argument("--write", action="store_true", help=f"write boardgame_envs/data/openings/{NAME}.txt")
     parser.add_argument("--out", help="write the markdown report here too")

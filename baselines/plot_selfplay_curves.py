@@ -145,7 +145,7 @@ class _InOrder(argparse.Action):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--panel", dest="panel", action=_InOrder, metavar="TITLE",
                         help="start a panel (one per ladder); the curves and targets after it go in it")
     parser.add_argument("--curve", dest="curve", action=_InOrder, metavar="LABEL=PATH", help="a run's curve.csv")

@@ -3,8 +3,10 @@
 The learner trains against an :class:`~boardgame_envs.selfplay.OpponentPool`
 (the ladder's bottom levels, ``random`` and ``greedy:epsilon=E``, plus its own
 snapshots, one added at every checkpoint; one drawn per game, uniformly). Connect four plays in
-``--n-envs`` single-agent envs (``DummyVecEnv``; it has no batched engine);
-gomoku9 and renju in one batched vector env (``boardgame_envs.vector.sb3.SB3VecEnv``).
+``--n-envs`` single-agent envs (``DummyVecEnv``: how its recorded results were made; connect four has a
+batched engine too, which this recipe does not use: ``SB3VecEnv`` over it is docs/selfplay.md's
+"MaskablePPO on batched connect four"); gomoku9 and renju in one batched vector env
+(``boardgame_envs.vector.sb3.SB3VecEnv``).
 The policy and value nets are two ``--net``-wide layers each (256; 128 until 2026-11-27:
 the wider net with ``--lr 5e-4`` reaches connect four's plateau in a fifth of the CPU,
 ``baselines/results/ppo_sb3_pool.md``), on the flat planes or on ``BoardCNN``'s features.
@@ -67,6 +69,7 @@ import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
 from boardgame_envs.cliargs import OneLineParser, add_game_options, param_arg, parameters_of
 from boardgame_envs.envs.single_agent import SingleAgentEnv
 from boardgame_envs.ladder import LadderError
+from boardgame_envs.ladder.rating import check_rating_games
 from boardgame_envs.selfplay import OpponentPool
 from boardgame_envs.arena.lock import InUseError
 from boardgame_envs.safeio import (
@@ -379,6 +382,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.opening_rule is not None:
         p.error(f"--opening-rule {args.opening_rule}: this recipe's games start from the empty board; train under an "
                 "opening rule with the AlphaZero trainer (boardgame-envs train GAME --opening-rule NAME)")  # fmt: skip
+    if args.rate_games:  # refused at the start, not at the first rating an hour in
+        try:
+            check_rating_games(args.rate_games)
+        except ValueError as exc:
+            p.error(f"--rate-games: {exc}")
     out = Path(args.out)
     try:
         s = settings(args)

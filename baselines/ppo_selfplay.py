@@ -66,6 +66,7 @@ import torch
 from torch import nn
 
 import boardgame_envs  # noqa: F401  (registers the Gymnasium ids)
+from boardgame_envs.ladder.rating import check_rating_games
 from boardgame_envs.arena.lock import InUseError
 from boardgame_envs.cliargs import OneLineParser, add_game_options, parameters_of
 from boardgame_envs.ladder import LadderError
@@ -484,6 +485,11 @@ def parse_args(argv: list[str] | None) -> tuple[Config, Path]:
         parser.error(f"--cpu-hours must be a number of CPU-hours, 0 or more, got {cfg.cpu_hours}")
     if cfg.sampling not in ("pfsp", "uniform", "latest"):
         parser.error(f"--sampling must be pfsp, uniform or latest, got {cfg.sampling!r}")
+    if cfg.rate_games:  # refused at the start, not at the first rating an hour in
+        try:
+            check_rating_games(cfg.rate_games)
+        except ValueError as exc:
+            parser.error(f"--rate-games: {exc}")
     return cfg, out
 
 

@@ -83,7 +83,7 @@ def verify_first_player_win(solver: Solver, game: MNKGame, progress: bool = Fals
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=6, help="board side (rows = columns)")
     parser.add_argument("--k", type=int, default=4, help="stones in a row to win")
     parser.add_argument("--check", action="store_true", help="first solve the small games of known value")

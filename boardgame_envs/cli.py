@@ -50,7 +50,9 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def arena(args: argparse.Namespace) -> int:
-    from boardgame_envs.arena import PolicyError, check_games_and_jobs, match, round_robin, round_robin_table
+    from boardgame_envs.arena import (
+        PolicyError, check_games_and_jobs, match, resolve_openings, round_robin, round_robin_table,
+    )  # fmt: skip
     from boardgame_envs.games import opening_positions as openings
 
     check_games_and_jobs(args.games, args.jobs, args.backend)
@@ -58,10 +60,9 @@ def arena(args: argparse.Namespace) -> int:
     game = env_fn().unwrapped.game
     for name in args.policies:
         make_policy(name, seed=0)  # fail before any game is played
-    default = openings.match_default(game)
-    chosen = default if args.openings is None else None if args.openings == "none" else args.openings
-    if chosen is not None and args.opening_rule is not None:
+    if args.openings not in (None, "none") and args.opening_rule is not None:
         raise ValueError(f"--opening-rule {args.opening_rule} lays the opening of every game: leave out --openings")
+    chosen = resolve_openings("default" if args.openings is None else args.openings, game)  # match()'s own default
     if chosen is not None:
         openings.for_game(chosen, game)  # a bad name or file, or another game's set, fails here, before any game
     try:
@@ -236,7 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("policies", nargs="+", metavar="POLICY", type=policy_arg, action=PolicyList,
                    help="two or more policy specs (e.g. random, mcts:simulations=200, alphabeta:depth=4, run/latest.pt)")
     a.add_argument("--games", type=GAMES_ARG, default=50,
-                   help="games of the match (in a round robin: of each pair of policies), colours swapping (default 50)")
+                   help="games of the match (in a round robin: of each pair of policies), colours swapping; an even "
+                   "number where the games start from openings in colour-swapped pairs (an odd one is refused) "
+                   "(default 50)")
     a.add_argument("--jobs", type=JOBS_ARG, default=1,
                    help="games at a time; local: at most the cores (default 1)")
     a.add_argument("--seed", type=SEED_ARG, default=0, help="the match's seed: each game's seed comes from it (default 0)")

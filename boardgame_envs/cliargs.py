@@ -53,14 +53,47 @@ class PlainHelpFormatter(argparse.HelpFormatter):
 class OneLineParser(argparse.ArgumentParser):
     """Argument errors as one line on stderr and exit status 2 (``boardgame-envs rate: error: ...; see
     boardgame-envs rate -h``), not argparse's usage block; help without reST markup. Subparsers inherit
-    the class (and so the formatter)."""
+    the class (and so the formatter, and no abbreviations).
+
+    Options are never abbreviated (``allow_abbrev=False``): argparse would read ``--game connect_four`` as
+    ``--games connect_four`` ("invalid int value") and ``--game 2`` as ``--games 2`` (silently). An option this
+    parser does not have is refused with what was likely meant: the option it begins, or the positional
+    argument it names (``--game``: GAME is given without a flag)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", PlainHelpFormatter)
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} -h\n")
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:
+        # A subcommand's parser is called through parse_known_args and hands unknown options up to the top
+        # parser, which knows neither the subcommand's options nor its positionals: the hint is made here.
+        parsed, extras = super().parse_known_args(args, namespace)
+        for word in extras:
+            hint = self.unknown_option_hint(word)
+            if hint:
+                self.error(f"unrecognized argument {word}: {hint}")
+        return parsed, extras
+
+    def unknown_option_hint(self, word: str) -> str:
+        """What an unknown ``--word`` likely meant here, "" when nothing: the positional it names, the options
+        it begins (abbreviations are not read)."""
+        if not word.startswith("--") or len(word) < 3:
+            return ""
+        name = word[2:].split("=", 1)[0].replace("-", "_").lower()
+        positionals = [a for a in self._actions if not a.option_strings and not isinstance(a, argparse._SubParsersAction)]
+        said = []
+        for action in positionals:
+            if name in (action.dest.lower(), str(action.metavar or "").lower()):
+                usage = " ".join(str(a.metavar or a.dest.upper()) for a in positionals)
+                said.append(f"{action.metavar or action.dest.upper()} is given without a flag ({self.prog} {usage})")
+        longer = sorted(o for a in self._actions for o in a.option_strings if o.startswith(word.split("=", 1)[0]))
+        if longer:
+            said.append(f"did you mean {' or '.join(longer)}? (options are spelled out in full)")
+        return "; ".join(said)
 
 
 def unknown_game(word: str, order: str | None = None, names: tuple[str, ...] = tuple(GAMES)) -> str:

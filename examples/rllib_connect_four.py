@@ -128,7 +128,8 @@ for iteration in range(1, args.iterations + 1):
         break
 
 learner = CallablePolicy(rllib_module_moves(algo.get_module().eval()), layout="hwc", name="rllib-ppo")
-result = match(lambda: connect_four_v0.env(), learner, "greedy", games=args.games, seed=args.seed + 1, progress=False)
+result = match(lambda: connect_four_v0.env(), learner, "greedy", games=args.games, seed=args.seed + 1, progress=False,
+               openings=None)  # from the empty board, seats alternated, as baselines/results measured
 print(f"RLlib PPO vs greedy, {result.games} games (seats alternating): {result.wins} wins, {result.draws} draws, "
       f"{result.losses} losses; first {result.by_seat['first']}, second {result.by_seat['second']}")
 print(f"process CPU {time.process_time() - start_cpu:.0f} s (this process; Ray's own processes apart), "

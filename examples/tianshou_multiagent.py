@@ -110,7 +110,8 @@ def best_moves(observations, masks):
 
 
 learner_policy = CallablePolicy(best_moves, layout="hwc", name="tianshou-dqn")
-result = match(GAMES[args.game].env, learner_policy, "greedy", games=args.games, seed=args.seed + 1, progress=False)
+result = match(GAMES[args.game].env, learner_policy, "greedy", games=args.games, seed=args.seed + 1, progress=False,
+               openings=None)  # from the empty board, seats alternated, as baselines/results measured
 print(f"Tianshou DQN vs greedy, {result.games} games (seats alternating): {result.wins} wins, {result.draws} draws, "
       f"{result.losses} losses; first {result.by_seat['first']}, second {result.by_seat['second']}")
 print(f"process CPU {time.process_time() - start_cpu:.0f} s, wall {time.time() - start_wall:.0f} s; "

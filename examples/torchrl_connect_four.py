@@ -153,7 +153,8 @@ for batch_number, batch in enumerate(collector, 1):
 collector.shutdown()
 
 learner = CallablePolicy(greedy_moves(policy_net.eval()), layout="hwc", name="torchrl-ppo")
-result = match(lambda: connect_four_v0.env(), learner, "greedy", games=args.games, seed=args.seed + 1, progress=False)
+result = match(lambda: connect_four_v0.env(), learner, "greedy", games=args.games, seed=args.seed + 1, progress=False,
+               openings=None)  # from the empty board, seats alternated, as baselines/results measured
 print(f"TorchRL PPO vs greedy, {result.games} games (seats alternating): {result.wins} wins, {result.draws} draws, "
       f"{result.losses} losses; first {result.by_seat['first']}, second {result.by_seat['second']}")
 print(f"process CPU {time.process_time() - start_cpu:.0f} s, wall {time.time() - start_wall:.0f} s; "

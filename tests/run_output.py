@@ -41,11 +41,25 @@ def check_shows_itself(main: Callable[[list[str]], int], argv: list[str], desc: 
     status += re.escape(last[1]) + r"\]"
     bars = [line for line in lines if line.startswith(f"{desc}:")]
     if terminal:
-        frames = [frame for frame in screen.getvalue().split("\r") if frame.strip()]
-        assert len(frames) >= 2 and re.fullmatch(status + "\n", frames[-1]), frames[-3:]
+        body = last_frame(screen.getvalue())
+        assert re.fullmatch(status, body), body
         assert bars == []  # the bar stays on the terminal; stdout keeps the run's lines
     else:
         assert err == "" and "\r" not in out  # a log gets whole lines, and stderr is left to errors
         assert len(bars) >= 2 and re.fullmatch(status, bars[-1]), bars
         assert re.search(r" 0\.000/0\.000 CPU-h \[.*, 0 steps, 0\.000 CPU-h left\]$", bars[0]), bars[0]
         assert lines.index(bars[-1]) > lines.index(ratings[-1])  # written after the rating it shows
+
+
+def last_frame(screen: str) -> str:
+    """The text of the last frame a tqdm bar drew on a terminal (``screen``: all it wrote), its padding checked.
+
+    tqdm writes each frame over the one before (``"\\r" + text``) and pads a frame shorter than the one
+    before it with exactly the spaces that blank the rest of that one; the closing frame ends the line.
+    So the padding is exact, never a pattern's guess: it is the previous frame's length less this one's.
+    """
+    frames = [frame for frame in screen.split("\r") if frame.strip()]
+    assert len(frames) >= 2 and frames[-1].endswith("\n"), frames[-3:]
+    body, previous = frames[-1][:-1].rstrip(" "), frames[-2].rstrip(" ")
+    assert len(frames[-1]) - 1 - len(body) == max(len(previous) - len(body), 0), frames[-2:]
+    return body

@@ -56,7 +56,7 @@ def variant(text: str) -> tuple[bool, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n")[0])
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--batch-simulations", type=int, default=64, help="simulations of the lockstep forest")
     parser.add_argument("--plies", type=int, nargs="+", default=[6, 16])

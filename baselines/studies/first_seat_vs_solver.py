@@ -100,7 +100,7 @@ def judge_games(judge: Judge, records: list, sample: int | None, seed: int) -> d
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--checkpoint", required=True, help="a trainer checkpoint (.pt) or a pretrained network's file")
     parser.add_argument("--board-size", type=int, default=6)
     parser.add_argument("--win-length", type=int, default=4)

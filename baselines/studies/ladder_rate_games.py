@@ -20,7 +20,7 @@ from boardgame_envs.ladder.games import GameResult
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("ladder")
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--games", type=int, default=400)

@@ -125,7 +125,7 @@ def _vetoed(checkpoint: str, simulations: int, depth: int, seed: int) -> VetoedN
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--board-size", type=int, default=6)
     parser.add_argument("--win-length", type=int, default=4)
     parser.add_argument("--mcts-sims", type=int, default=1000)
@@ -178,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for label, spec in players:
         started = time.perf_counter()
-        result = match(env_fn, spec, opponent, games=args.games, seed=args.seed, jobs=args.jobs, progress=False)
+        result = match(env_fn, spec, opponent, games=args.games, seed=args.seed, jobs=args.jobs, progress=False,
+                       openings=None)  # the first seat's advantage from the empty board is what is measured
         first, second = ("-".join(map(str, result.by_seat[seat])) for seat in ("first", "second"))
         lines.append(f"| {label} | {first} | {second} | {100 * result.wins / result.games:.1f}% "
                      f"| {time.perf_counter() - started:.0f} s |")  # fmt: skip

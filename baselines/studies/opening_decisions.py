@@ -92,7 +92,7 @@ def read(folders: Iterable[str]) -> list[GameRecord]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", nargs="+", metavar="DIR", help="folders of SGF records (arena --save-games)")
     args = parser.parse_args(argv)
     try:

@@ -77,7 +77,7 @@ def run_one(name: str, flags: list[str], args: argparse.Namespace) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True)
     parser.add_argument("--game", default="gomoku9")
     parser.add_argument("--cpu-minutes", type=float, default=5.0, help="CPU budget of each run")

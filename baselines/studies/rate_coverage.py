@@ -123,7 +123,7 @@ def markdown(result: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("ladders", nargs="+", metavar="LADDER")
     parser.add_argument("--seeds", type=int, default=400, help="simulated ratings per true rating (default 400)")
     parser.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))

@@ -254,7 +254,7 @@ def _child(state: Any, action: int) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("tictactoe", "gomoku"), default="tictactoe")
     parser.add_argument("--board-size", type=int, default=9)
     parser.add_argument("--win-length", type=int, default=5)
@@ -350,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         spec = opponent_spec(name, args) if name != "mcts" or args.eval_mcts_sims is None else (
             "mcts", {"simulations": args.eval_mcts_sims})  # fmt: skip
         result = match(env_fn, lambda seed: ModelPolicy(model, encoder), spec, games=2 * args.games,
-                       seed=args.seed + 1, progress=False)  # fmt: skip
+                       seed=args.seed + 1, progress=False, openings=None)  # by seat, from the empty board  # fmt: skip
         for seat, (w, d, l) in result.by_seat.items():
             n = w + d + l
             rows.append(f"| {name if isinstance(spec, str) else spec} | {seat} | {n} | {w} ({100 * w / n:.1f}%) "

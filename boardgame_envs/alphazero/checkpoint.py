@@ -23,6 +23,7 @@ from boardgame_envs.games.opening_game import OpeningRuleGame
 from boardgame_envs.games.parameters import read_back
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_tensors, state_dict_misfit
+from boardgame_envs.safeio.file_kinds import sb3_hint
 from boardgame_envs.safeio import stale_temporaries as temporaries_in
 
 FORMAT = 1
@@ -70,8 +71,8 @@ def load_checkpoint(path: str | os.PathLike, device: str | torch.device = "cpu")
         raise CheckpointNotFoundError(f"no checkpoint at {path}")
     try:
         checkpoint = load_tensors(path, what="checkpoint")
-    except FileRefusedError as exc:
-        raise CheckpointError(str(exc)) from None
+    except FileRefusedError as exc:  # an SB3 zip is "damaged or not a torch file" to torch: say what it is
+        raise CheckpointError(sb3_hint(path, "an AlphaZero checkpoint") or str(exc)) from None
     if device != "cpu":
         checkpoint = _to_device(checkpoint, device)
     if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:

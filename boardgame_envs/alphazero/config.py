@@ -11,6 +11,7 @@ from typing import Any
 
 from boardgame_envs.alphazero.defaults import defaults_for
 from boardgame_envs.policies.registry import check_spec
+from boardgame_envs.policies.base import SEARCH_LIMITS
 
 BACKENDS = ("local", "ray")
 # The most a count of the config may be: far above any run (AlphaZero searched 800 simulations a move),
@@ -18,7 +19,7 @@ BACKENDS = ("local", "ray")
 # ValueError naming the field, not numpy's "Maximum allowed dimension exceeded". A search tree holds about
 # simulations x actions nodes per game, hence the lower bound for the simulation counts.
 MAX_COUNT = 10**9
-MAX_SIMULATIONS = 1_000_000
+MAX_SIMULATIONS = int(SEARCH_LIMITS["simulations"])  # the one maximum every search's simulations share
 ROOTS = ("puct", "gumbel")
 
 

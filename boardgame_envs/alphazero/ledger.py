@@ -26,6 +26,7 @@ from tqdm.auto import tqdm
 from boardgame_envs.alphazero.budget import needed_minutes, warm_step_target
 from boardgame_envs.alphazero.checkpoint import (
     LATEST,
+    LOCK,
     CheckpointError,
     RunLock,
     first_nonfinite,
@@ -34,9 +35,29 @@ from boardgame_envs.alphazero.checkpoint import (
     save_checkpoint,
     stale_temporaries,
 )  # fmt: skip
-from boardgame_envs.alphazero.summary import SUMMARY, plot_summary, read_metrics, sync_metrics
+from boardgame_envs.alphazero.summary import METRICS, SUMMARY, plot_summary, read_metrics, sync_metrics
+from boardgame_envs.safeio import stale_temporaries as temporaries_in
 
-__all__ = ["RunLedger"]
+__all__ = ["RunLedger", "check_own_folder"]
+
+#: What a run of the trainer keeps in ``out`` (its temporaries too, ``.NAME.*.tmp``): a folder holding anything
+#: else and no ``latest.pt`` is another tool's (a PPO recipe's run, an SB3 model, a project) and is refused.
+OWN_ENTRIES = {LATEST, LOCK, METRICS, SUMMARY, "snapshots", "tensorboard"}
+
+
+def check_own_folder(out: Path) -> None:
+    """Refuse ``out`` in one :class:`CheckpointError` line when it holds another tool's files and no checkpoint of
+    this trainer to resume: a fresh run would write beside them (the PPO recipes refuse such a folder too)."""
+    if not out.is_dir() or (out / LATEST).is_file():
+        return  # a new folder, or a run to resume (load_checkpoint says what a bad latest.pt is)
+    own = OWN_ENTRIES | {p.name for p in temporaries_in(out)}  # a write cut short by a kill is the trainer's
+    foreign = sorted(p.name for p in out.iterdir() if p.name not in own)
+    if not foreign:
+        return
+    shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+    whose = " (a run of a PPO recipe: its run.json)" if "run.json" in foreign else ""
+    raise CheckpointError(f"{out}: not an AlphaZero run (no {LATEST}) and not empty: it holds {shown}{whose}; "
+                          "it is left as it is: pick a new --out")  # fmt: skip
 
 
 class RunLedger:
@@ -53,6 +74,8 @@ class RunLedger:
         one, and drop the metrics logged after that checkpoint."""
         cfg = self.config
         self.out = Path(cfg.out) if cfg.out is not None else None
+        if self.out is not None:
+            check_own_folder(self.out)  # another tool's run: refused before anything in it is touched
         self._lock = RunLock(self.out) if self.out is not None else None
         if self._lock is not None:
             self._lock.acquire()  # a live trainer on the same out: RunInUseError naming its pid

@@ -9,7 +9,7 @@ import numpy as np
 from boardgame_envs.alphazero.network import PolicyValueNet
 from boardgame_envs.games.opening_rules import CHOOSE
 from boardgame_envs.games.protocol import as_family
-from boardgame_envs.policies.base import check_positive, game_state_of, random_argmax, set_torch_threads
+from boardgame_envs.policies.base import check_budget, check_positive, game_state_of, random_argmax, set_torch_threads
 from boardgame_envs.policies.puct import BatchEvaluator, PUCTForest, check_threats
 from boardgame_envs.policies.puct_gumbel import gumbel_search
 from boardgame_envs.policies.puct_protocol import make_forest
@@ -98,8 +98,7 @@ class NetworkPolicy:
         seed: int | None = None, torch_threads: int | None = 1, threats: bool = True, vcf_nodes: int | None = None,
         root: str = "puct", gumbel_k: int = 16,
     ) -> None:  # fmt: skip
-        if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
-            raise ValueError(f"simulations must be a non-negative integer, got {simulations!r}")
+        check_budget("simulations", simulations, allow_zero=True)
         check_positive("c_puct", c_puct)
         self.threats, self.vcf_nodes = search_threats(threats, vcf_nodes)
         if root not in ("puct", "gumbel"):

@@ -294,8 +294,9 @@ class AlphaZeroTrainer(WarmStartPhase, RunLedger):
         cfg = self.config
         out = {}
         for opponent in cfg.eval_opponents:
+            # from the empty board, seats alternated: what the runs' curves have always measured
             result = match(self.env_fn, lambda seed: self.policy(seed=seed), opponent, games=cfg.eval_games,
-                           seed=cfg.seed + self.iteration, progress=False)  # fmt: skip
+                           seed=cfg.seed + self.iteration, progress=False, openings=None)  # fmt: skip  # fmt: skip
             out[f"score_vs_{opponent}"] = result.score()[0]
             out[f"elo_vs_{opponent}"] = result.elo()[0]
             out[f"losses_vs_{opponent}"] = float(result.losses)

@@ -22,6 +22,7 @@ from boardgame_envs.arena.matches import (
     elo_from_score,
     match,
     pair_points,
+    resolve_openings,
 )
 from boardgame_envs.arena.tournament import round_robin, round_robin_table
 from boardgame_envs.arena.referee import COLOR_NAMES, GameTask, PolicyError, play_game, play_record, play_task
@@ -40,6 +41,7 @@ __all__ = [
     "play_game",
     "play_record",
     "play_task",
+    "resolve_openings",
     "round_robin",
     "round_robin_table",
 ]

@@ -9,8 +9,12 @@ a pair ``(name, kwargs)``, a ``.pt`` checkpoint path, any picklable factory
 
 With ``openings`` a match plays **game pairs**: each opening twice, A black in
 the first game and white in the second, so that neither side profits from an
-opening that favours one colour. Without openings the games start from the
-empty board and A's seat alternates. Under a tournament **opening rule** (an
+opening that favours one colour. By default (``openings="default"``) a match
+plays the game's default set, the one the command line's ``arena`` plays and the
+ladder's starts (:func:`resolve_openings` decides it for both: ``connect_four_2ply``
+on connect four, ``rif26`` on 15x15 renju, ...; none on tic-tac-toe, whose ladder
+starts from the empty board too). With ``openings=None`` (or ``"none"``) the games
+start from the empty board and A's seat alternates. Under a tournament **opening rule** (an
 ``env_fn`` whose game has one: ``make_env("gomoku", rule="freestyle",
 opening_rule="swap2")``) the pairs swap which policy is the first player;
 the rule's swaps then decide the colours, and the result counts A's games by
@@ -56,6 +60,7 @@ from boardgame_envs.policies.registry import spec_name
 from boardgame_envs.arena.progress import progress_bar
 
 ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
+DEFAULT_OPENINGS = "default"  # openings=: the game's default set (resolve_openings), as the command line plays
 
 
 @dataclass
@@ -143,7 +148,8 @@ class MatchResult:
         s, lo, hi = self.score()
         e, elo_lo, elo_hi = (x + 0.0 for x in self.elo())  # + 0.0 turns -0.0 into 0.0 for printing
         how = f"colour-swapped pairs over {self.openings}" if self.pairs else (
-            f"openings {self.openings}, seats alternated" if self.openings else "seats alternated")  # fmt: skip
+            f"openings {self.openings}, seats alternated" if self.openings
+            else "from the empty board, seats alternated")  # fmt: skip
         if self.opening_rule:
             how = (f"under {self.opening_rule}, " + ("pairs of seats (each policy the first player once a pair)"
                                                      if self.pairs else "seats alternated"))  # fmt: skip
@@ -256,6 +262,22 @@ def pair_points(records: list[GameRecord], a_black: list[bool] | None = None) ->
         yield a_points(records[i], first) + a_points(records[i + 1], second)
 
 
+def resolve_openings(openings: Any, game: Any) -> Any:
+    """What ``openings`` means for ``game``: the one place that decides a match's default, for :func:`match`,
+    the round robin and the command line alike.
+
+    ``"default"`` is :func:`~boardgame_envs.games.opening_positions.match_default`'s set (the ladder's starts:
+    ``connect_four_2ply``, ``rif26`` on 15x15 renju, the balanced sets on freestyle boards), or None where the
+    game has none (tic-tac-toe) or plays under an opening rule (the rule lays the opening); ``None`` and
+    ``"none"`` are None, the empty board; anything else is returned as it is (a set's name, a file, a list).
+    """
+    if isinstance(openings, str) and openings == DEFAULT_OPENINGS:
+        return None if isinstance(game, OpeningRuleGame) else opening_sets.match_default(game)
+    if isinstance(openings, str) and openings == "none":
+        return None
+    return openings
+
+
 def check_games_and_jobs(games: int, jobs: int, backend: str = "local") -> None:
     """Raise ValueError for a number of games or jobs that cannot be played, or a backend that cannot play them."""
     check_backend(backend)
@@ -270,14 +292,16 @@ def check_games_and_jobs(games: int, jobs: int, backend: str = "local") -> None:
 
 def match(
     env_fn: Callable[[], Any], spec_a: Any, spec_b: Any, games: int = 100, seed: int = 0,
-    jobs: int = 1, progress: bool = True, *, openings: Any = None, pairs: bool | None = None,
+    jobs: int = 1, progress: bool = True, *, openings: Any = DEFAULT_OPENINGS, pairs: bool | None = None,
     sprt: SPRT | str | None = None, save_games: str | os.PathLike | None = None, backend: str = "local",
     save_name: str = "game",
 ) -> MatchResult:  # fmt: skip
     """Play ``games`` games of A against B and count them; parallel over ``jobs`` processes (or Ray workers).
 
-    ``openings``: a built-in set name (:data:`boardgame_envs.games.opening_positions.NAMES`), a
-    file, or a list (see :func:`boardgame_envs.games.opening_positions.resolve`); ``None``
+    ``openings``: ``"default"`` (the default: the game's set, as the command line's ``arena`` plays it and
+    the ladder rates, see :func:`resolve_openings`), a built-in set name
+    (:data:`boardgame_envs.games.opening_positions.NAMES`), a file, or a list (see
+    :func:`boardgame_envs.games.opening_positions.resolve`); ``None`` or ``"none"``
     plays from the empty board with A's seat alternating. ``pairs`` (default:
     whenever openings are given) plays each opening twice, colours swapped,
     cycling through the set; ``games`` must then be even. Under an opening rule
@@ -297,15 +321,19 @@ def match(
     env = env_fn()
     game = env.unwrapped.game
     rule = game.opening.name if isinstance(game, OpeningRuleGame) else ""
+    openings = resolve_openings(openings, game)
     if rule and openings is not None:
         raise ValueError(f"the {rule} opening rule lays the opening of every game: leave out openings")
     chosen = opening_sets.for_game(openings, game) if openings is not None else []
     pairs = bool(chosen or rule) if pairs is None else bool(pairs)
+    described = openings if isinstance(openings, str) else (f"{len(chosen)} openings" if chosen else "")
     if pairs and not (chosen or rule):
         raise ValueError("pairs=True needs openings (a pair is one opening played with colours swapped)")
     if pairs and games % 2:
-        what = f"under {rule} plays pairs of seats" if rule else "over openings plays colour-swapped pairs"
-        raise ValueError(f"a match {what}: give an even number of games, not {games}")
+        what = (f"under {rule} plays pairs of seats" if rule
+                else f"over openings ({described}) plays colour-swapped pairs")  # fmt: skip
+        raise ValueError(f"a match {what}: give an even number of games, not {games} (an odd count is refused, "
+                         f"never rounded)")
     if isinstance(sprt, str):
         sprt = SPRT.parse(sprt)
     names = (spec_name(spec_a), spec_name(spec_b))
@@ -318,7 +346,6 @@ def match(
     for i in range(games):
         opening = (chosen[(i // 2 if pairs else i) % len(chosen)]) if chosen else None
         tasks.append(GameTask(i, env_fn, spec_a, spec_b, names, int(seeds[i]), i % 2 == 0, opening))
-    described = openings if isinstance(openings, str) else (f"{len(chosen)} openings" if chosen else "")
     result = MatchResult(names[0], names[1], openings=described, pairs=pairs, sprt=sprt, opening_rule=rule)
     if save_games is not None:
         games_dir(save_games)

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardgame_envs.arena.elo import Z95, Ratings, fit, games_covariance, unbounded
-from boardgame_envs.arena.matches import MatchResult, match
+from boardgame_envs.arena.matches import DEFAULT_OPENINGS, MatchResult, match
 
 
 def round_robin(
     env_fn: Callable[[], Any], specs: dict[str, Any], games: int = 20, seed: int = 0, jobs: int = 1,
-    progress: bool = True, openings: Any = None, pairs: list[MatchResult] | None = None,
+    progress: bool = True, openings: Any = DEFAULT_OPENINGS, pairs: list[MatchResult] | None = None,
     save_games: str | os.PathLike | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """Every pair plays ``games``; returns Elo ratings (mean 0), best first, from :func:`boardgame_envs.arena.elo.fit`.
@@ -40,7 +40,8 @@ def round_robin(
     The fit counts one virtual draw between every pair (``prior=1``), so a policy
     that won every game still gets a finite rating, and weighs a pairing's games by
     its distinct colour pairs (:func:`pair_results`). ``openings`` as in
-    :func:`match`. ``pairs``, when given, receives each pair's :class:`MatchResult`
+    :func:`match` (by default the game's set, as the command line plays it).
+    ``pairs``, when given, receives each pair's :class:`MatchResult`
     (for :func:`round_robin_table`). ``save_games``: a directory that receives
     every game, one record each, as :func:`match` writes them, named by the
     pairing (``pair-01-game-0001.sgf``: the first pairing's first game; the

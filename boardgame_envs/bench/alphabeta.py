@@ -33,7 +33,7 @@ def openspiel_solve_ms(game: Any, repeat: int) -> list[float]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="boardgame-envs bench alphabeta", description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="boardgame-envs bench alphabeta", description=__doc__)
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument("--moves", type=int, default=10, help="15x15 renju moves to time")
     args = parser.parse_args(argv)

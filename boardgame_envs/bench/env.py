@@ -91,7 +91,7 @@ def _versus(ours: str, make_ours: Callable, theirs: str, make_theirs: Callable, 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="boardgame-envs bench env", description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="boardgame-envs bench env", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per env (default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=30,

@@ -62,7 +62,7 @@ def child(env: dict[str, str]) -> tuple[dict, float, str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m boardgame_envs.bench firstmove", description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m boardgame_envs.bench firstmove", description=__doc__)
     parser.add_argument("--repeat", type=int, default=5, help="fresh processes timed (after one that fills the cache)")
     parser.add_argument("--cold", action="store_true", help="also time one process with an empty numba cache")
     args = parser.parse_args(argv)

@@ -36,7 +36,7 @@ def openspiel_rate(pyspiel: ModuleType, game: Any, simulations: int, repeat: int
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="boardgame-envs bench mcts", description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="boardgame-envs bench mcts", description=__doc__)
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args(argv)

@@ -64,7 +64,7 @@ def per_move_ms(env_fn, player, games: int, seed: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="boardgame-envs bench pbrain", description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="boardgame-envs bench pbrain", description=__doc__)
     parser.add_argument("--games", type=int, default=10)
     args = parser.parse_args(argv)
 

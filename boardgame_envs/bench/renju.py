@@ -101,7 +101,7 @@ def time_games(seconds: float, rounds: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m boardgame_envs.bench renju", description=__doc__,
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m boardgame_envs.bench renju", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--repeat", type=_positive(int), default=2000, help="calls per position (default 2000)")
     parser.add_argument("--seconds", type=_positive(float), default=6.0,

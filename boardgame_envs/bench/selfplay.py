@@ -195,7 +195,7 @@ def workers_section(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m boardgame_envs.bench selfplay", description=__doc__,
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m boardgame_envs.bench selfplay", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--board-size", type=int, default=8)
     parser.add_argument("--simulations", type=int, nargs="+", default=[400, 100],

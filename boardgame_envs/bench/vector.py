@@ -256,7 +256,7 @@ def ppo_share(steps: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="boardgame-envs bench vector", description=__doc__,
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="boardgame-envs bench vector", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
     parser.add_argument("--rounds", type=int, default=10,

@@ -72,7 +72,7 @@ from boardgame_envs.gomocup.process import (
 from boardgame_envs.gomocup.protocol import (
     OPTION_KEYS, RULE_BITS, ProtocolError, clip, echoes, format_point, info_lines, legal_order, printable, read_point,
 )  # fmt: skip
-from boardgame_envs.policies.base import game_state_of
+from boardgame_envs.policies.base import SEARCH_LIMITS, check_budget, game_state_of
 
 __all__ = [
     "EngineCrashed", "EngineError", "EngineFault", "EngineIllegalMove", "EngineProtocolError", "EngineStartError",
@@ -177,7 +177,9 @@ class GomocupEngine:
         for key, value in (("nodes", nodes), ("depth", depth), ("threads", threads)):
             if value is None:
                 continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if key in SEARCH_LIMITS:  # the engine's own search: the maximum every search has
+                check_budget(key, value)
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{key} must be a positive integer, got {value!r}")
             extra[OPTION_KEYS[key]] = value
         return cls(command, rule, turn_ms, match_ms, max_memory, name, cwd, tolerance_ms, start_timeout_ms,

@@ -54,7 +54,9 @@ def run_ladder(args: argparse.Namespace) -> int:
 def add_rate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("policy", metavar="POLICY", help="a policy spec (mcts:simulations=200, level:renju/5, a .pt checkpoint, pbrain:PATH)")
     _game_arguments(parser)
-    parser.add_argument("--games", type=GAMES_ARG, default=400, help="games to play at most (whole colour-swapped pairs; default 400)")
+    parser.add_argument("--games", type=GAMES_ARG, default=400,
+                        help="games to play: an even number (colour-swapped pairs; an odd one is refused); "
+                        "fewer only when --precision is reached first (default 400)")  # fmt: skip
     parser.add_argument("--jobs", type=JOBS_ARG, default=1, help="games at a time; local: at most the cores (default 1)")
     parser.add_argument("--backend", default="local", help="where the games run: local (processes) or ray (default local)")
     parser.add_argument("--seed", type=SEED_ARG, default=0)

@@ -123,9 +123,20 @@ def _elo(x: float) -> str:
     return f"{round(x):+d}"
 
 
-def _check(games: int, jobs: int, backend: str) -> None:
+def check_rating_games(games: Any) -> None:
+    """Raise ValueError unless ``games`` is a number of games a rating can play: an even number from 2.
+
+    An odd count is refused, never rounded up behind the caller's back: the count asked for is the count played.
+    """
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise ValueError(f"games must be an integer of at least 2 (one colour-swapped pair), got {games!r}")
+    if games % 2:
+        raise ValueError(f"games={games}: a rating plays colour-swapped pairs (each start with either side first), "
+                         f"so give an even number, e.g. {games + 1}")
+
+
+def _check(games: int, jobs: int, backend: str) -> None:
+    check_rating_games(games)
     check_backend(backend)
     cores = os.cpu_count() or 1
     top = cores if backend == "local" else math.inf  # a Ray cluster may have more cores than this machine
@@ -214,7 +225,8 @@ def rate(
 ) -> Rating:  # fmt: skip
     """Rate ``policy`` (a spec, a ``.pt`` checkpoint, an object with ``act(state)``) on ``game``'s ladder.
 
-    Plays up to ``games`` games (rounded up to whole colour-swapped pairs) in batches
+    Plays ``games`` games (an even number: colour-swapped pairs; an odd one is refused), fewer only when
+    ``precision`` stops it early, in batches
     of ``jobs`` pairs, each batch against the level nearest the running estimate;
     stops early once the 95% half-width is at most ``precision`` Elo (never while the
     rating is one-sided). Ctrl-C stops the games and returns the estimate so far
@@ -243,7 +255,7 @@ def rate(
     _check_policy(policy, env_fn)
     name = spec_name(policy)
     rng = np.random.default_rng(seed)
-    pairs = math.ceil(games / 2)
+    pairs = games // 2
     builtin = [lv for lv in table if not lv.external]
     first = builtin[len(builtin) // 2] if start is None else nearest(builtin, start)  # engines or not
     walk = Walk(table, start=first)

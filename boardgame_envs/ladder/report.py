@@ -220,6 +220,10 @@ def update_docs(path: Path | str) -> bool:
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are ValueErrors, which ``main`` prints as one line (no usage block)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)  # --doc is not --docs
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ValueError(message)
 

@@ -26,7 +26,7 @@ from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.lines import EMPTY
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic, opening_phase
-from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
+from boardgame_envs.policies.base import check_budget, check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_N, rules_of
 
 # Measured on the development machine (2 cores, shared): the kernels' one compilation.
@@ -99,9 +99,9 @@ class AlphaBetaPolicy:
         self, depth: int | None = None, nodes: int | None = DEFAULT_NODES, time_limit: float | None = None,
         width: int = 10, seed: int | None = None,
     ) -> None:  # fmt: skip
-        check_positive_int("depth", depth, allow_none=True)
-        check_positive_int("nodes", nodes, allow_none=True)
-        check_positive("time_limit", time_limit, allow_none=True)
+        check_budget("depth", depth, allow_none=True)
+        check_budget("nodes", nodes, allow_none=True)
+        check_budget("time_limit", time_limit, allow_none=True)
         check_positive_int("width", width)
         self.depth = None if depth is None else int(depth)
         self.nodes = None if nodes is None else int(nodes)

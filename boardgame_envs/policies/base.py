@@ -79,6 +79,40 @@ def check_positive_int(name: str, value: Any, allow_none: bool = False) -> None:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
+# The most each search budget may be, stated once for every policy that searches (and the AlphaZero config):
+# far above any level, recipe or pretrained player of the package (the largest of them search 256,000 alpha-beta
+# nodes or 10,000 simulations a move), so that a slip of the keyboard (simulations=1000000000000) is one line
+# naming the maximum, not a search that runs for days. A million simulations of MCTS on 15x15 gomoku is
+# already hours a move on one core; the node cap is the alpha-beta kernel's own per-iteration cap.
+SEARCH_LIMITS: dict[str, float] = {
+    "simulations": 1_000_000,
+    "playouts": 1_000_000,
+    "nodes": 1_000_000_000,
+    "vcf_nodes": 1_000_000_000,
+    "depth": 400,  # deeper than any game of the catalog lasts at its default size (19x19 has 361 points)
+    "time_limit": 3600.0,  # seconds a move
+}
+
+
+def check_budget(name: str, value: Any, allow_none: bool = False, allow_zero: bool = False) -> None:
+    """Raise ValueError unless ``value`` is a search budget ``name`` may be (a key of :data:`SEARCH_LIMITS`):
+    a positive integer (a positive number for ``time_limit``; 0 too with ``allow_zero``; None when allowed) at
+    most the stated maximum, which the one-line error names."""
+    if value is None and allow_none:
+        return
+    if name == "time_limit":
+        check_positive(name, value)
+    elif allow_zero:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    else:
+        check_positive_int(name, value)
+    most = SEARCH_LIMITS[name]
+    if value > most:
+        unit = " seconds a move" if name == "time_limit" else ""
+        raise ValueError(f"{name}={value} is more than a search may take: at most {int(most):,}{unit}")
+
+
 def set_torch_threads(torch_threads: int | None) -> None:
     """Set torch's CPU threads process-wide (None: leave them); ValueError unless a positive integer or None.
 

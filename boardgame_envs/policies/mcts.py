@@ -32,7 +32,7 @@ from boardgame_envs.games.lines import opponent
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic, opening_phase
-from boardgame_envs.policies.base import check_positive, check_positive_int, game_state_of, random_argmax
+from boardgame_envs.policies.base import check_budget, check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
 
 UNKNOWN, WON, LOST = 0, 1, -1  # proof of a node, for the player who moved into it
@@ -252,8 +252,8 @@ class MCTSPolicy:
     ) -> None:
         if simulations is None and time_limit is None:
             raise ValueError("give simulations, time_limit or both")
-        check_positive_int("simulations", simulations, allow_none=True)
-        check_positive("time_limit", time_limit, allow_none=True)
+        check_budget("simulations", simulations, allow_none=True)
+        check_budget("time_limit", time_limit, allow_none=True)
         check_positive("c", c)
         check_positive_int("radius", radius, allow_none=True)
         if evaluator is not None and radius is not None:

@@ -43,6 +43,7 @@ import numpy as np
 from boardgame_envs.games.lines import BLACK
 from boardgame_envs.games.mnk import MNKState
 from boardgame_envs.policies.kernels import rules_of
+from boardgame_envs.policies.base import check_budget
 from boardgame_envs.policies.puct_kernels import (  # noqa: F401 (the node columns and outcomes re-exported)
     COUNT,
     DRAWN,
@@ -292,8 +293,7 @@ def check_threats(threats: bool, vcf_nodes: int) -> tuple[bool, int]:
     """The forests' threat options, checked: ``vcf_nodes`` is a budget of positions, and needs ``threats``."""
     if not isinstance(threats, bool):
         raise TypeError(f"threats must be True or False, got {threats!r}")
-    if isinstance(vcf_nodes, bool) or not isinstance(vcf_nodes, (int, np.integer)) or vcf_nodes < 0:
-        raise ValueError(f"vcf_nodes must be a non-negative integer, got {vcf_nodes!r}")
+    check_budget("vcf_nodes", vcf_nodes, allow_zero=True)
     if vcf_nodes > 0 and not threats:
         raise ValueError(f"vcf_nodes={vcf_nodes} needs threats=True: the continuous-four search is part of "
                          "the threat check")  # fmt: skip

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from boardgame_envs.policies.base import SEARCH_LIMITS, check_budget
+
 
 class PolicySpecError(ValueError):
     """A spec that names no known kind, or arguments its constructor does not accept."""
@@ -43,6 +45,9 @@ class Kind:
     factory: Callable[..., Any] | str
     summary: str = ""
     target: str | None = None  # what the positional part of the spec is (e.g. "PATH"), or None
+    # Its constructor is cheap and touches nothing (no file, process or network): check_spec builds it to check
+    # the values too, so every caller of check_spec (the command line, opponent pools) refuses what make_policy does.
+    built_to_check: bool = False
 
     def resolve(self) -> Callable[..., Any]:
         """The factory itself, importing it on first use when it was given as ``"module:attribute"``."""
@@ -75,19 +80,21 @@ _KINDS: dict[str, Kind] = {}
 
 def register(
     name: str, factory: Callable[..., Any] | str, summary: str = "", target: str | None = None,
-    overwrite: bool = False,
+    overwrite: bool = False, built_to_check: bool = False,
 ) -> None:  # fmt: skip
     """Make ``name`` a policy kind built by ``factory(target?, **kwargs, seed=..., **context)``.
 
     ``factory`` is a class, a function, or a ``"module:attribute"`` string imported when
     the kind is first built. ``target`` names the positional part of the spec for kinds
     that need one (``"pbrain:PATH"``). Registering a taken name raises unless ``overwrite``.
+    ``built_to_check``: the factory is cheap and has no side effects, so :func:`check_spec` builds it to
+    check the spec's values as well as its argument names.
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise PolicySpecError(f"a policy kind's name must be an identifier, got {name!r}")
     if name in _KINDS and not overwrite:
         raise PolicySpecError(f"policy kind {name!r} is already registered")
-    _KINDS[name] = Kind(name, factory, summary, target)
+    _KINDS[name] = Kind(name, factory, summary, target, built_to_check)
 
 
 def kinds() -> dict[str, Kind]:
@@ -141,6 +148,12 @@ def _bounded(key: str, value: Any) -> Any:
         raise PolicySpecError(f"argument {key}={value} is out of range: a count is at most {INT_LIMIT:,}")
     if isinstance(value, float) and not math.isfinite(value):
         raise PolicySpecError(f"argument {key}={value} is not a finite number")
+    most = SEARCH_LIMITS.get(key)
+    if most is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value > most:
+        try:  # a search budget past its stated maximum: refused with the spec, before anything is built
+            check_budget(key, value)
+        except ValueError as exc:
+            raise PolicySpecError(str(exc)) from None
     return value
 
 
@@ -276,10 +289,13 @@ def make_policy(spec: Any, seed: int | None = None, **context: Any) -> Any:
 
 
 def check_spec(spec: Any) -> None:
-    """Raise :class:`PolicySpecError` now if ``spec`` cannot name a policy; nothing is built or imported.
+    """Raise :class:`PolicySpecError` now if ``spec`` cannot name a policy; nothing is imported, no file read.
 
-    Checks the kind and the argument names of kinds already imported; values are
-    checked by the constructor when the policy is built.
+    Checks the kind, the argument names of kinds already imported and the search budgets' maxima; the
+    built-in kinds whose constructors are cheap and touch nothing (``random``, ``mcts``, ``greedy``, ...:
+    ``built_to_check``) are built and dropped, so their values are checked here too, with the words
+    :func:`make_policy` would use (``greedy:epsilon=1.5`` is refused by the command line and by an opponent
+    pool alike). Other kinds' values are checked by their constructor when the policy is built.
     """
     parts = _split(spec)
     if parts is None:
@@ -288,6 +304,13 @@ def check_spec(spec: Any) -> None:
     kind = _kind(name, target)
     if not isinstance(kind.factory, str):
         _check_arguments(name, kind.factory, kwargs)
+    if kind.built_to_check:
+        try:
+            make_policy(spec, seed=0)
+        except PolicySpecError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise PolicySpecError(f"{spec_name(spec)}: {exc}") from None
 
 
 def _register_builtins() -> None:
@@ -298,12 +321,13 @@ def _register_builtins() -> None:
     from boardgame_envs.policies.random import RandomPolicy
     from boardgame_envs.policies.uct import UCTPolicy
 
-    register("random", RandomPolicy, "uniformly random legal moves")
-    register("mcts", MCTSPolicy, "UCT with random rollouts and MCTS-Solver")
-    register("alphabeta", AlphaBetaPolicy, "negamax with threat search")
-    register("perfect", PerfectPolicy, "exact play on small boards")
-    register("uct", UCTPolicy, "plain UCT: every empty point a child, random rollouts, UCB1; the classic yardstick")
-    register("greedy", GreedyPolicy, "one ply: take a win, block a four, else extend lines")
+    register("random", RandomPolicy, "uniformly random legal moves", built_to_check=True)
+    register("mcts", MCTSPolicy, "UCT with random rollouts and MCTS-Solver", built_to_check=True)
+    register("alphabeta", AlphaBetaPolicy, "negamax with threat search", built_to_check=True)
+    register("perfect", PerfectPolicy, "exact play on small boards", built_to_check=True)
+    register("uct", UCTPolicy, "plain UCT: every empty point a child, random rollouts, UCB1; the classic yardstick",
+             built_to_check=True)  # fmt: skip
+    register("greedy", GreedyPolicy, "one ply: take a win, block a four, else extend lines", built_to_check=True)
     register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
              "an AlphaZero trainer checkpoint", target="PATH")  # fmt: skip
     register("pbrain", "boardgame_envs.gomocup.engine:GomocupEngine.from_spec",

@@ -34,7 +34,7 @@ from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import EMPTY, makes_win, opponent
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic
-from boardgame_envs.policies.base import game_state_of, random_argmax
+from boardgame_envs.policies.base import check_budget, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_K, R_N, allowed, exact_win, random_rollout, rules_of
 
 UCB1_C = math.sqrt(2.0)
@@ -141,8 +141,7 @@ class UCTPolicy:
     name = "uct"
 
     def __init__(self, playouts: int = 1000, c: float = UCB1_C, seed: int | None = None) -> None:
-        if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
-            raise ValueError(f"playouts must be a positive integer, got {playouts!r}")
+        check_budget("playouts", playouts)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not c > 0:
             raise ValueError(f"c must be a positive number, got {c!r}")
         self.playouts = int(playouts)

@@ -4,7 +4,8 @@
   drawn per game (uniform, latest-heavy, or prioritised by the learner's losses), saved and
   resumed with the run; the single-agent and vector envs take it as ``opponent=pool``.
 * :class:`EloCallback` (SB3), :class:`EloTracker` and :func:`rate_during_training` (any loop): the learner's Elo on
-  its game's ladder every so often, at a bounded share of the training's CPU time.
+  its game's ladder every so often, at a bounded share of the training's CPU time; :class:`CpuBudget` (SB3)
+  stops ``learn()`` when the process has spent a budget of CPU time.
 * ``sb3:PATH`` (:class:`Sb3Policy`): a saved MaskablePPO / PPO / A2C / DQN model as a policy,
   in ``rate``, ``arena``, ``play``, ``demo`` and the Gomocup brain; ``boardnet:PATH``
   (:class:`BoardNetPolicy`) the same for the single-file PPO's network; ``pretrained:NAME``
@@ -17,8 +18,9 @@ Importing this package costs no torch: the SB3 parts load on first use.
 
 from boardgame_envs.selfplay.pool import OpponentPool
 
-_LAZY = {"EloCallback": "callback", "EloTracker": "elo", "rate_during_training": "elo", "Sb3Policy": "sb3_policy", "Sb3Actor": "sb3_policy",
-         "load_actor": "sb3_policy", "load_model": "sb3_policy", "BoardNetPolicy": "boardnet", "RunClock": "runclock"}  # fmt: skip
+_LAZY = {"EloCallback": "callback", "CpuBudget": "callback", "EloTracker": "elo", "rate_during_training": "elo",
+         "Sb3Policy": "sb3_policy", "Sb3Actor": "sb3_policy", "load_actor": "sb3_policy", "load_model": "sb3_policy",
+         "BoardNetPolicy": "boardnet", "RunClock": "runclock"}  # fmt: skip
 
 
 def __getattr__(name: str):  # PEP 562: torch and SB3 load when these are first asked for
@@ -29,5 +31,5 @@ def __getattr__(name: str):  # PEP 562: torch and SB3 load when these are first 
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BoardNetPolicy", "EloCallback", "EloTracker", "OpponentPool", "RunClock", "Sb3Actor", "Sb3Policy", "load_actor",
-           "load_model", "rate_during_training"]
+__all__ = ["BoardNetPolicy", "CpuBudget", "EloCallback", "EloTracker", "OpponentPool", "RunClock", "Sb3Actor",
+           "Sb3Policy", "load_actor", "load_model", "rate_during_training"]

@@ -43,6 +43,7 @@ from boardgame_envs.games.protocol import action_at_cell, other_actions
 from boardgame_envs.policies.base import game_state_of
 from boardgame_envs.policies.registry import PolicySpecError
 from boardgame_envs.safeio import FileRefusedError, atomic_save_tensors, load_tensors, state_dict_misfit
+from boardgame_envs.safeio.file_kinds import sb3_hint
 from boardgame_envs.selfplay.sb3_policy import encode, set_spec_threads
 
 
@@ -299,7 +300,7 @@ class BoardNetPolicy:
         try:
             net, game = load_net(path)
         except FileRefusedError as exc:  # its message names the file already
-            raise PolicySpecError(f"boardnet:{path}: {exc.why}") from None
+            raise PolicySpecError(f"boardnet:{path}: {sb3_hint(path, 'a BoardNet file') or exc.why}") from None
         except (FileNotFoundError, ValueError) as exc:
             raise PolicySpecError(f"boardnet:{path}: {exc}") from None
         return cls(net, game, f"boardnet:{path}", sample, seed)

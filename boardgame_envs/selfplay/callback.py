@@ -1,12 +1,19 @@
-"""Elo while training, for Stable-Baselines3: :class:`EloCallback` over :class:`~boardgame_envs.selfplay.elo.EloTracker`.
+"""Stable-Baselines3 callbacks: Elo while training (:class:`EloCallback`, over
+:class:`~boardgame_envs.selfplay.elo.EloTracker`) and a budget of CPU time (:class:`CpuBudget`).
 
->>> model.learn(200_000, callback=EloCallback("tictactoe", every=20_000, csv_path="runs/elo.csv",
-...                                           best_path="runs/best.zip", pool=pool))
+>>> model.learn(10**9, callback=[EloCallback("tictactoe", every=20_000, csv_path="runs/elo.csv",
+...                                          best_path="runs/best.zip", pool=pool), CpuBudget(3600)])
+
+:class:`CpuBudget`'s invariant: ``learn()`` stops at the first step after the process's CPU time in
+training (every thread of it, the ratings included) reaches the budget, summed over the ``learn()``
+calls it is handed to; the overshoot is at most one step of the vectorised env and one update.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import time
 from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
@@ -37,9 +44,43 @@ class EloCallback(BaseCallback):
 
     def _on_training_start(self) -> None:
         self.tracker.check(self.model)
-        if not self.tracker.ratings:
-            self.tracker.restart_clock()
+        self.tracker.start(self.model.num_timesteps)  # a curve that would start again is refused now
 
     def _on_step(self) -> bool:
         self.tracker.update(self.num_timesteps, self.model)
         return True
+
+
+class CpuBudget(BaseCallback):
+    """Stop ``learn()`` once the process has spent ``cpu_seconds`` of CPU time training (``time.process_time``:
+    every thread of the process, Elo ratings included): a budget that means the same on a busy machine and an
+    idle one, where wall time does not. Give ``learn()`` more timesteps than the budget allows (``10**9``).
+
+    The budget is summed over the ``learn()`` calls this callback is handed to (a run resumed in the same
+    process goes on spending it); ``spent`` says how much is gone and ``exhausted`` whether it stopped training.
+    ``verbose=1`` prints one line when it stops training.
+    """
+
+    def __init__(self, cpu_seconds: float, verbose: int = 0) -> None:
+        if isinstance(cpu_seconds, bool) or not isinstance(cpu_seconds, (int, float)) or not (
+                math.isfinite(cpu_seconds) and cpu_seconds > 0):  # fmt: skip
+            raise ValueError(f"cpu_seconds must be a positive number of CPU-seconds, got {cpu_seconds!r}")
+        super().__init__(verbose)
+        self.cpu_seconds = float(cpu_seconds)
+        self.spent = 0.0
+        self.exhausted = False
+        self._mark = time.process_time()
+
+    def _on_training_start(self) -> None:
+        self._mark = time.process_time()  # what the process spent before learn() (imports, set-up) is not counted
+
+    def _on_step(self) -> bool:
+        now = time.process_time()
+        self.spent += now - self._mark
+        self._mark = now
+        if self.spent < self.cpu_seconds:
+            return True
+        self.exhausted = True
+        if self.verbose:
+            print(f"CPU budget spent: {self.spent:.1f} of {self.cpu_seconds:g} CPU-s, at {self.num_timesteps:,} steps")
+        return False

@@ -38,8 +38,9 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.ladder import ladder_for
-from boardgame_envs.ladder.rating import Rating, rate
+from boardgame_envs.ladder.rating import Rating, check_rating_games, rate
 from boardgame_envs.policies.base import game_state_of
+from boardgame_envs.safeio import FileRefusedError, read_text
 from boardgame_envs.selfplay.sb3_policy import LAYOUTS, Sb3Policy, encode
 
 FIELDS = ("timesteps", "elo", "low", "high", "games", "rating_cpu_s", "total_cpu_s", "cpu_share", "skipped")
@@ -98,6 +99,21 @@ def _start_of(rating: Rating | None) -> float | None:
     return rating.elo if math.isfinite(rating.elo) else rating.low if math.isfinite(rating.low) else rating.high
 
 
+def last_curve_steps(path: Path) -> int | None:
+    """The steps of the last row of the curve at ``path`` (None: no file, or no row yet); read bounded."""
+    try:
+        text = read_text(path, what="Elo curve")
+    except FileNotFoundError:
+        return None
+    rows = [row for row in csv.reader(text.splitlines()) if row]
+    if len(rows) < 2:
+        return None
+    try:
+        return int(rows[-1][0])
+    except ValueError:
+        raise FileRefusedError(path, f"its last row does not start with a step count: {rows[-1][0][:40]!r}") from None
+
+
 class EloTracker:
     """Rate a learner every ``every`` steps of any training loop, within ``max_share`` of the CPU; see the module docstring.
 
@@ -108,7 +124,9 @@ class EloTracker:
             mid-ladder (measured: docs/selfplay.md, "Its noise"): a curve's trend at a small CPU share.
         max_share: the most of the process CPU time since the tracker began that ratings may take.
         csv_path: a CSV file that gets one row per rating or put-off rating (appended to, so a
-            resumed run goes on in the same file).
+            resumed run goes on in the same file). A run whose steps are below the file's last row (a new
+            run, or SB3's ``learn()`` with ``reset_num_timesteps=True``) is refused when it starts, rather
+            than appending rows whose steps start again: :meth:`check_curve`.
         best_path: where the best snapshot is written (by the rating's lower 95% bound).
         pool: an :class:`~boardgame_envs.selfplay.OpponentPool` that gets a snapshot after each rating.
         layout: the learner's observation layout, for a batched-callable learner (read from an SB3 model);
@@ -130,8 +148,7 @@ class EloTracker:
             raise ValueError(f"every must be a positive number of steps, got {every!r}")
         if isinstance(max_share, bool) or not isinstance(max_share, (int, float)) or not 0 < max_share <= 1:
             raise ValueError(f"max_share must be a share of the CPU time in (0, 1], got {max_share!r}")
-        if isinstance(games, bool) or not isinstance(games, int) or games < 2:
-            raise ValueError(f"games must be an integer of at least 2 (one colour-swapped pair), got {games!r}")
+        check_rating_games(games)  # an odd count is refused now, not at the first rating
         if layout is not None and layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)} (how the learner's "
                              f"env laid out observations), or None to read it from an SB3 model")  # fmt: skip
@@ -151,6 +168,28 @@ class EloTracker:
         self._last_cost = self._last_share = 0.0
         self._next = every
         self._clock0 = time.process_time()
+        self._curve_checked = False
+
+    def start(self, steps: int) -> None:
+        """Training starts (or resumes) at ``steps``: the curve is checked (:meth:`check_curve`) and, before the
+        first rating, the CPU clock starts now and the first rating comes ``every`` steps on."""
+        self.check_curve(steps)
+        if not self.ratings:
+            self.restart_clock()
+            self._next = steps + self.every
+
+    def check_curve(self, steps: int) -> None:
+        """Refuse to go on at ``steps`` in ``csv_path`` when the curve there already reached past them: its rows
+        would start again (a second run, or a model whose step count was reset), and the curve would no longer
+        say what the learner was at a step. A resumed run (its steps at or past the last row) goes on in it."""
+        self._curve_checked = True
+        if self.csv_path is None:
+            return
+        last = last_curve_steps(self.csv_path)
+        if last is not None and steps < last:
+            raise ValueError(f"{self.csv_path} holds a curve up to {last:,} steps, and this run is at {steps:,}: "
+                             "its rows would start again below them. Give a new csv_path, or resume the run that "
+                             "wrote it (SB3: model.learn(..., reset_num_timesteps=False))")  # fmt: skip
 
     def restart_clock(self) -> None:
         """Count the CPU time from now (call when training starts, if the tracker was built long before)."""
@@ -177,6 +216,8 @@ class EloTracker:
         """
         if steps < self._next:
             return None
+        if not self._curve_checked:  # a loop that did not say where it starts: checked at its first row
+            self.check_curve(steps)
         total = time.process_time() - self._clock0
         if self.rating_cpu > self.max_share * total:
             self.skipped += 1  # put off: try again when the loop next reports, with more training behind it

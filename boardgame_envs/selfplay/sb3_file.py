@@ -168,9 +168,17 @@ def _plan(data: dict[str, Any], where: str) -> ModelPlan:
     entry = data.get("policy_class")
     if not isinstance(entry, dict) or not isinstance(entry.get(":serialized:"), str):
         raise _refuse(where, "not a model saved by Stable-Baselines3 (no policy class in its data)")
+    _refuse_dict_observations(data.get("observation_space"), where)  # the true cause, before the policy class's
     module = entry.get("__module__")
-    if module not in {m for m, _ in POLICY_CLASSES}:
+    known = module in {m for m, _ in POLICY_CLASSES}
+    if not known and str(module).split(".")[0] in ("stable_baselines3", "sb3_contrib"):  # another algorithm of them
         raise _refuse(where, f"unknown algorithm (policy from {str(module)[:80]}); sb3: loads MaskablePPO, PPO, A2C and DQN")
+    if not known:  # a class the training script defined: say so, and the ways on
+        raise _refuse(where, f"its policy class is one of its own (defined in {str(module)[:80]}), which sb3: does not "
+                             "build: it builds SB3's own policies of MaskablePPO, PPO, A2C and DQN (MlpPolicy, "
+                             "CnnPolicy). Train with one of those (a custom network through policy_kwargs: net_arch, "
+                             "BoardCNN), or load the model with SB3 in a session you trust and play Sb3Policy(model) "
+                             "(docs/trust.md)")  # fmt: skip
     policy_class = load_restricted(_b64(entry[":serialized:"], where, "policy class"), set(POLICY_CLASSES), where,
                                    "policy class")  # fmt: skip
     if not isinstance(policy_class, ClassRef) or policy_class[0] != module:
@@ -185,6 +193,19 @@ def _plan(data: dict[str, Any], where: str) -> ModelPlan:
         raise _refuse(where, f"its network would have {count:,} parameters, over the limit of {PARAMETERS_LIMIT:,} "
                              "(computed from its net_arch and spaces before anything is built)")  # fmt: skip
     return ModelPlan(algorithm, policy_class, kwargs, observation_space, action_space)
+
+
+def _refuse_dict_observations(entry: Any, where: str) -> None:
+    """A model that sees a Dict observation space (SB3's MultiInputPolicy) is refused for what it is: its policy
+    class is off the allow-list only because the space is, and saying so tells the way forward."""
+    if isinstance(entry, dict) and isinstance(entry.get(":type:"), str) and entry[":type:"].endswith(".Dict'>"):
+        keys = re.findall(r"'(\w{1,40})':", str(entry.get("spaces", "")))[:8]
+        named = f" (keys {', '.join(keys)})" if keys else ""
+        raise _refuse(where, f"its observation space is a Dict{named}, which sb3: does not load: it plays models that "
+                             "see the board as one array (a Box), as the package's envs give it (SingleAgentEnv, "
+                             "vector.make; MaskablePPO takes the mask from action_masks()). Train on those, or "
+                             "wrap the model in a policy whose act(state) builds its own observation "
+                             "(docs/trust.md)")  # fmt: skip
 
 
 def _holds_pickle(value: Any) -> bool:

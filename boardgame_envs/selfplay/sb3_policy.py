@@ -20,6 +20,7 @@ masked out, for models trained with masks or without.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -89,8 +90,14 @@ def load_model(path: str | os.PathLike, device: str = "cpu") -> Sb3Model:
     Read without unpickling anything from the file (:mod:`boardgame_envs.selfplay.sb3_file`): a zip that
     carries code, custom classes or a network past the caps is :class:`~boardgame_envs.safeio.FileRefusedError`
     (a ValueError), one line naming the file; a missing file, FileNotFoundError. The training schedules,
-    buffers and optimizer are not read: acting needs none.
+    buffers and optimizer are not read: acting needs none. A path without ``.zip`` where the ``.zip`` file is
+    (SB3's ``save("DIR/model")`` writes ``DIR/model.zip``) is answered by naming the file.
     """
+    given = Path(path)
+    zipped = given.with_name(given.name + ".zip")
+    if not given.exists() and given.suffix != ".zip" and zipped.is_file():
+        raise FileNotFoundError(f"no SB3 model at {given}, but there is {zipped} (SB3's save() adds .zip): "
+                                f"give sb3:{zipped}")  # fmt: skip
     return read_model(path, device)
 
 
@@ -111,6 +118,12 @@ class Sb3Actor:
         if self.sample and self.q_values:
             raise ValueError("sample=true needs a policy distribution; a DQN model has Q-values only (greedy)")
         self.rng = np.random.default_rng(seed)
+        if getattr(model.observation_space, "shape", None) is None:  # a Dict (MultiInputPolicy) or Tuple space
+            raise ValueError(f"the model sees a {type(model.observation_space).__name__} observation space "
+                             f"({_keys(model.observation_space)}); Sb3Policy shows a model the board as one array, "
+                             "as the package's envs do (SingleAgentEnv, vector.make: the mask comes through "
+                             "action_masks()): train on those, or wrap your model in a policy whose act(state) "
+                             "builds its own observation")  # fmt: skip
         self.observation_shape = tuple(model.observation_space.shape)
         self.num_actions = int(model.action_space.n)
 
@@ -139,6 +152,12 @@ class Sb3Actor:
         p = np.exp(scores - scores.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         return np.array([self.rng.choice(p.shape[1], p=row) for row in p], dtype=np.int64)
+
+
+def _keys(space: Any) -> str:
+    """The keys of a Dict space (``"keys action_mask, observation"``), or its repr, short."""
+    keys = getattr(space, "spaces", None)
+    return f"keys {', '.join(map(str, keys))}"[:120] if isinstance(keys, dict) else repr(space)[:120]
 
 
 def load_actor(path: str | os.PathLike, sample: bool = False, seed: int | None = None, device: str = "cpu") -> Sb3Actor:

@@ -50,17 +50,25 @@ class BoardCNN(BaseFeaturesExtractor):
     """``layers`` 3x3 conv + ReLU blocks of ``channels`` (board size kept), then a linear layer to ``features_dim``.
 
     Args:
-        observation_space: a ``(C, n, n)`` Box, as the env gives with ``channels_first=True``.
+        observation_space: a ``(C, rows, cols)`` Box, as the env gives with ``channels_first=True`` (any board
+            shape: square or not, as connect four's 6x7).
         features_dim: size of the features handed to the policy and value heads.
         channels: convolution channels.
         layers: number of convolution blocks (the receptive field is ``2 * layers + 1`` points).
     """
 
     def __init__(self, observation_space: spaces.Box, features_dim: int = 128, channels: int = 32, layers: int = 2):
-        shape = observation_space.shape
-        # Boards are square, so a CHW board has shape[1] == shape[2]; HWC planes (n, n, C) usually fail that.
-        if len(shape) != 3 or shape[1] != shape[2]:
-            raise ValueError(f"BoardCNN needs (C, n, n) observations (channels_first=True in the env), got {shape}")
+        shape = tuple(observation_space.shape)
+        # A board of any shape (connect four's 6x7 too): the convolutions keep rows and columns. The planes are
+        # fewer than the rows or the columns on every board of the package, which is how channels-last
+        # observations (rows, cols, C) are told from channels-first ones (C, rows, cols).
+        if len(shape) != 3:
+            raise ValueError(f"BoardCNN needs observations of a board's planes, (C, rows, cols) as the env gives them "
+                             f"with channels_first=True; got shape {shape}")  # fmt: skip
+        if shape[2] < min(shape[0], shape[1]) and shape[0] > min(shape[1], shape[2]):
+            raise ValueError(f"BoardCNN needs channels-first observations (C, rows, cols); shape {shape} is "
+                             f"channels-last ({shape[0]} rows, {shape[1]} columns, {shape[2]} planes): make the env "
+                             "with channels_first=True")  # fmt: skip
         for name, value in (("features_dim", features_dim), ("channels", channels), ("layers", layers)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
@@ -73,7 +81,7 @@ class BoardCNN(BaseFeaturesExtractor):
         self.linear = nn.Sequential(nn.Linear(channels * h * w, features_dim), nn.ReLU())
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        """Features ``(batch, features_dim)`` of a batch of ``(batch, C, n, n)`` planes."""
+        """Features ``(batch, features_dim)`` of a batch of ``(batch, C, rows, cols)`` planes."""
         return self.linear(self.cnn(observations.float()))
 
 

@@ -51,7 +51,7 @@ def test_the_cli_default_for_connect_four_is_the_set_and_none_is_the_empty_board
     out = capsys.readouterr().out
     assert "4 games, colour-swapped pairs over connect_four_2ply" in out and "interval from 2 colour pairs" in out
     assert main(["arena", "connect_four", "random", "greedy", "--games", "2", "--openings", "none"]) == 0
-    assert "2 games, seats alternated" in capsys.readouterr().out
+    assert "2 games, from the empty board, seats alternated" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("argv", "said"), [

@@ -262,7 +262,7 @@ def test_custom_classes_are_refused_naming_the_field(zips, tmp_path):
     refused(path, "its policy_kwargs has lr, which sb3: does not build")
     odd_space = rewrite(zips["maskable"], tmp_path / "dict.zip",
                         lambda d: d["observation_space"].update({":type:": "<class 'gymnasium.spaces.dict.Dict'>"}))
-    refused(odd_space, "its observation space is not a Box")
+    refused(odd_space, "its observation space is a Dict, which sb3: does not load")
 
 
 def test_a_spec_names_the_file_on_its_one_line(zips, tmp_path):
