@@ -22,7 +22,13 @@ import os
 from boardgame_envs.arena.game_record import GameRecord, RecordError, game_parameters, piskvork_moves
 from boardgame_envs.arena.move_list_records import from_move_list, to_move_list
 from boardgame_envs.arena.sgf import MAX_SGF_BYTES, from_sgf, to_sgf
-from boardgame_envs.safeio import FileRefusedError, atomic_write_new, open_regular_file, read_bytes
+from boardgame_envs.safeio import (
+    FileRefusedError,
+    atomic_write_new,
+    open_regular_file,
+    read_bytes,
+    remove_stale_temporaries,
+)
 
 __all__ = [
     "MAX_SGF_BYTES", "GameRecord", "RecordError", "from_move_list", "from_sgf", "game_parameters", "games_dir", "is_record", "load",
@@ -31,9 +37,14 @@ __all__ = [
 
 
 def games_dir(path: str | os.PathLike) -> str | os.PathLike:
-    """Make the directory ``path`` (and its parents) for saved games; a clear RecordError if it cannot be."""
+    """Make the directory ``path`` (and its parents) for saved games; a clear RecordError if it cannot be.
+
+    Records that an arena killed mid-write left as temporary files (``.game-0007.sgf.<pid>.<random>.tmp``) are
+    removed here, at the next start in the folder, when their writer is gone; another arena's, still
+    writing, are left alone."""
     try:
         os.makedirs(path, exist_ok=True)
+        remove_stale_temporaries(path, "game-*")
     except OSError as exc:
         raise RecordError(f"cannot save games in {os.fspath(path)!r}: {exc.strerror}") from None
     return path

@@ -22,6 +22,7 @@ from boardgame_envs.safeio.atomic import (
     atomic_write_bytes,
     atomic_write_new,
     atomic_write_text,
+    remove_stale_temporaries,
     stale_temporaries,
 )
 from boardgame_envs.safeio.errors import EXCERPT_CHARS, DiskFullError, FileRefusedError, excerpt
@@ -44,5 +45,5 @@ __all__ = [
     "ClassRef", "DiskFullError", "FileRefusedError",
     "atomic_save_tensors", "atomic_write", "atomic_write_bytes", "atomic_write_new", "atomic_write_text", "check_tensors",
     "contained_path", "excerpt", "load_restricted", "load_tensor_bytes", "load_tensors", "open_regular", "open_regular_file", "open_zip", "parse_json", "read_bytes", "read_json", "read_member",
-    "read_text", "stale_temporaries", "state_dict_misfit",
+    "read_text", "remove_stale_temporaries", "stale_temporaries", "state_dict_misfit",
 ]  # fmt: skip
