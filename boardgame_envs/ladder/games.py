@@ -36,7 +36,7 @@ from boardgame_envs.arena.backends import Workers
 from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.policies.registry import make_policy
-from boardgame_envs.safeio import open_regular_file
+from boardgame_envs.safeio import open_append, open_regular_file
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ def trim_torn_line(path: Path) -> None:
 
 def append_log(path: Path, result: GameResult) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as fh:
+    with open_append(path, "game log", encoding="utf-8") as fh:  # a FIFO there is refused, not waited on
         line = asdict(result)
         if not line["fault"]:
             del line["fault"]  # most games: the line as it always was

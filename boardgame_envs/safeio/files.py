@@ -14,7 +14,7 @@ from __future__ import annotations
 import errno as errno_codes
 import os
 import stat
-from typing import BinaryIO
+from typing import IO, Any, BinaryIO
 
 from boardgame_envs.safeio.errors import FileRefusedError
 
@@ -68,3 +68,27 @@ def open_regular(path: str | os.PathLike, what: str = "file") -> int:
 def open_regular_file(path: str | os.PathLike, what: str = "file") -> BinaryIO:
     """:func:`open_regular` as a binary file object (``with open_regular_file(p) as f: ...``)."""
     return os.fdopen(open_regular(path, what), "rb")
+
+
+def open_append(path: str | os.PathLike, what: str = "file", **text: str) -> IO[Any]:
+    """The regular file at ``path`` opened to append text (created if missing), as ``open(path, "a", **text)``.
+
+    Opening a FIFO to write waits for a reader: here it is refused in one line (:class:`FileRefusedError`), as is a
+    device or a socket, whether or not a reader is there.
+    """
+    where = os.fspath(path)
+    try:
+        fd = os.open(where, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0), 0o666)  # fmt: skip
+    except OSError as exc:
+        if exc.errno == errno_codes.ENXIO:  # a FIFO with no reader, or a socket
+            raise FileRefusedError(where, f"the {what} is not a regular file") from None
+        raise
+    try:
+        refuse_irregular(where, os.fstat(fd).st_mode, what)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return open(fd, "a", **text)  # noqa: SIM115 (the caller closes it)
+    except BaseException:
+        os.close(fd)
+        raise

@@ -114,7 +114,10 @@ def test_a_full_disk_while_rewriting_leaves_the_log_as_it_was(tmp_path, monkeypa
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-def test_a_full_disk_while_logging_names_the_disk(tmp_path):
-    os.symlink("/dev/full", tmp_path / METRICS)
+def test_a_full_disk_while_logging_names_the_disk(tmp_path, monkeypatch):
+    from boardgame_envs.alphazero import summary
+
+    # /dev/full fails every write with ENOSPC; a link to it is refused as a device, so the log is opened on it directly
+    monkeypatch.setattr(summary, "open_append", lambda path, what, **text: open("/dev/full", "a", **text))
     with pytest.raises(DiskFullError, match="metrics.jsonl: no room on the disk at"):
         append_metrics(tmp_path, {"iteration": 1.0})

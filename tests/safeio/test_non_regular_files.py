@@ -115,3 +115,29 @@ def test_a_folder_and_a_missing_file_are_the_usual_os_errors(tmp_path):
         open_regular(tmp_path)
     with pytest.raises(FileNotFoundError):
         open_regular(tmp_path / "missing")
+
+
+@pytest.mark.parametrize("reader", [False, True])
+def test_a_log_to_append_to_that_is_a_fifo_is_refused_not_waited_on(tmp_path, reader):
+    """Opening a FIFO to write waits for a reader; one with a reader would take the rows and keep none."""
+    from boardgame_envs.alphazero.summary import append_metrics
+    from boardgame_envs.safeio import open_append
+
+    os.mkfifo(tmp_path / "metrics.jsonl")
+    os.mkfifo(tmp_path / "curve.csv")
+    readers = [os.open(tmp_path / name, os.O_RDONLY | os.O_NONBLOCK) for name in ("metrics.jsonl", "curve.csv")] \
+        if reader else []  # fmt: skip
+    try:
+        with hard_timeout(10):
+            with pytest.raises(FileRefusedError, match="metrics.jsonl: the metrics log is (a named pipe|not a regular)"):
+                append_metrics(tmp_path, {"iteration": 1.0})
+            with pytest.raises(FileRefusedError, match="curve.csv: the curve is (a named pipe|not a regular)"):
+                open_append(tmp_path / "curve.csv", "curve")  # how RunClock.rate appends its row
+    finally:
+        for fd in readers:
+            os.close(fd)
+    with open_append(tmp_path / "log.txt", "log") as f:
+        f.write("a\n")
+    with open_append(tmp_path / "log.txt", "log") as f:
+        f.write("b\n")
+    assert (tmp_path / "log.txt").read_text() == "a\nb\n"
