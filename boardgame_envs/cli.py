@@ -15,6 +15,7 @@ from boardgame_envs.cliargs import (
 from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.policies.base import check_trained_on
 from boardgame_envs.policies.registry import make_policy
+from boardgame_envs.safeio import excerpt
 from boardgame_envs.ui.escape import printable
 
 # rate and arena take their positional arguments in opposite orders; an unknown game names the order.
@@ -351,13 +352,16 @@ def expected_error(exc: BaseException) -> str | None:
     return None
 
 
+ERROR_LINE_CHARS = 2000  # the longest legitimate messages (a list of every policy kind) take under 1,000
+
+
 def one_line(exc: BaseException) -> str:
     """The message of ``exc`` on one line (an ``OSError`` as its reason and file name, without ``[Errno N]``)."""
     if isinstance(exc, OSError) and exc.strerror:
         text = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
     else:
         text = str(exc) or type(exc).__name__
-    return " ".join(text.split())
+    return excerpt(" ".join(text.split()), ERROR_LINE_CHARS)  # a message quoting a file's content stays a line
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from boardgame_envs.safeio import DiskFullError, FileRefusedError, atomic_write_text, read_text
+from boardgame_envs.safeio import DiskFullError, FileRefusedError, atomic_write_text, open_append, read_text
 from boardgame_envs.safeio.errors import DISK_FULL
 
 METRICS = "metrics.jsonl"
@@ -33,7 +33,7 @@ def append_metrics(out: Path, row: dict[str, float]) -> None:
     (a line it cut short is dropped by the next :func:`sync_metrics`)."""
     out.mkdir(parents=True, exist_ok=True)
     try:
-        with open(out / METRICS, "a", encoding="utf-8") as f:
+        with open_append(out / METRICS, "metrics log", encoding="utf-8") as f:  # a FIFO there is refused, not waited on
             f.write(json.dumps(row) + "\n")
     except OSError as exc:
         if exc.errno in DISK_FULL:

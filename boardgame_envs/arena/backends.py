@@ -8,6 +8,10 @@ an error) stops the workers: local worker processes are ended, pending Ray
 tasks are cancelled. Local workers ignore SIGINT, so Ctrl-C reaches only the
 main process, which then stops them.
 
+A local worker dies with its parent, however the parent ends (``kill -9`` included: the
+kernel's parent-death signal on Linux, a watchdog of the parent's pid everywhere), so
+no worker is ever orphaned.
+
 A worker that dies in the middle of a task (killed by a signal, out of
 memory, a policy that calls ``os._exit``) is noticed at once: the parent
 waits on each busy worker's result pipe *and* its process sentinel, so a
@@ -27,8 +31,13 @@ before); :func:`run_tasks` is one batch on workers of its own.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
 import signal
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
@@ -102,9 +111,39 @@ def _check(value: Any, describe: Any, index: int, task: Any) -> Any:
     return value
 
 
-def _worker_main(conn: Connection) -> None:
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+WATCH_PARENT_S = 0.5  # how often a worker looks whether its parent is still there (where prctl is missing)
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when its parent ends, however it ends (``kill -9`` included), so no worker is orphaned.
+
+    A kill gives the parent no chance to stop its workers, and a worker's pipe does not report the parent gone:
+    the workers forked after it hold copies of the parent's end. On Linux the kernel sends SIGKILL at the
+    parent's death (``PR_SET_PDEATHSIG``); everywhere, a watchdog thread ends the worker once its parent pid
+    changes (it is adopted by another process), within :data:`WATCH_PARENT_S`.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_PARENT_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+def _worker_main(conn: Connection, parent: int | None = None) -> None:
     """A local worker: receive ``(fn, task)``, send back ``(True, result)`` or ``(False, exception)``; None ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if parent is not None:
+        _die_with_parent(parent)
     while True:
         try:
             job = conn.recv()
@@ -128,7 +167,7 @@ class _Process:
 
     def __init__(self, context: Any) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(child,), daemon=True)
+        self.process = context.Process(target=_worker_main, args=(child, os.getpid()), daemon=True)
         self.process.start()
         child.close()
         self.job: tuple[int, Any] | None = None  # (index, task) in flight

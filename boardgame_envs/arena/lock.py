@@ -1,18 +1,47 @@
-"""One process at a time on a shared resource (a training run, a ladder's game log): a pid lock file.
+"""One process at a time on a shared resource (a training run, a ladder's game log): a lock file with its holder's pid.
 
-:class:`PidLock` creates its file with ``O_EXCL`` and writes its process id in it. A second
-process that finds the file held by a live process is refused with :class:`InUseError`, one
-line naming that process (``pid N``); a file left by a process that is gone (killed before it
-could let go) is taken over, with a line on stderr saying so; a file of this same process is
-taken again (an object rebuilt on its own resource, as tests and notebooks do). A pid names a
-process on this machine only: two machines sharing a folder over the network are not held apart.
+Holding the lock is holding ``flock(LOCK_EX)`` on the open lock file, an atomic primitive of the kernel:
+two processes can never both hold it, whatever the interleaving, and the kernel lets go of it when its
+holder dies, however it dies (``kill -9`` included). The pid written in the file only names the holder
+in messages: a second process is refused with :class:`InUseError`, one line naming that pid; a file left
+by a process that is gone is simply locked again, with a line on stderr saying whose it was; a lock this
+process already holds is taken again (an object rebuilt on its own resource, as tests and notebooks do).
+
+Invariant: a process unlinks the lock file only while it holds the lock on it, and a process that gets the
+lock checks that the file it locked is still the one at the path (else it opens the path again), so no
+process ever removes or takes a lock another one holds. Only a regular file is used (a FIFO, a device or
+a symlink at the path is refused in one line), and reading its pid reads a few bytes at most. A full disk
+while the pid is written is one line (:class:`~boardgame_envs.safeio.DiskFullError`), the lock let go and
+its file removed. A lock holds processes of one machine apart: ``flock`` over a network file system may not.
 """
 
 from __future__ import annotations
 
+import errno as errno_codes
 import os
+import stat
 import sys
+import threading
+import time
 from pathlib import Path
+
+from boardgame_envs.safeio import DiskFullError, FileRefusedError
+from boardgame_envs.safeio.errors import DISK_FULL
+from boardgame_envs.safeio.files import refuse_irregular
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover (Windows: no flock)
+    fcntl = None  # type: ignore[assignment]
+
+PID_BYTES = 32  # a pid line is under 12 bytes; a lock file is never read further
+_OPEN_TRIES = 20  # a file unlinked between our open and our lock sends us round again; holders come and go
+_OWNER_WAIT_S = 1.0  # a holder writes its pid right after it locks: how long a refused process waits to read it
+
+# The locks this process holds, by the lock file's (device, inode): a second object on the same file shares the
+# descriptor (flock conflicts between two descriptors of one process too).
+_HELD: dict[tuple[int, int], int] = {}
+_HELD_GUARD = threading.Lock()
 
 
 class InUseError(ValueError):
@@ -35,40 +64,115 @@ class PidLock:
         self.path = Path(path)
         self.subject, self.holder, self.advice = subject, holder, advice
         self.held = False
+        self._key: tuple[int, int] | None = None
 
     def acquire(self) -> None:
+        if fcntl is None:  # pragma: no cover
+            raise OSError(errno_codes.ENOTSUP, "locking a folder needs flock, which this system lacks", str(self.path))
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        for _ in range(2):  # the second try follows the removal of a stale lock
+        for _ in range(_OPEN_TRIES):
+            fd = self._open()
             try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                owner = self.owner()
-                if owner is not None and owner != os.getpid() and alive(owner):
-                    raise self.error(f"{self.subject} is in use by another {self.holder} (pid {owner}); "
-                                     f"{self.advice}") from None  # fmt: skip
-                if owner != os.getpid():
-                    what = f"pid {owner}, no longer running" if owner is not None else "unreadable"
-                    print(f"taking over the lock of {self.subject} ({what})", file=sys.stderr)
-                self.path.unlink(missing_ok=True)
-                continue
-            with os.fdopen(fd, "w") as f:
-                f.write(f"{os.getpid()}\n")
-            self.held = True
+                if self._take(fd):
+                    return
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)  # the file was unlinked or replaced after we opened it: open the path again
+        raise self.error(f"cannot lock {self.subject}: other processes kept taking it; try again")
+
+    def _open(self) -> int:
+        """A descriptor of the lock file (created if missing), checked to be a regular file."""
+        try:
+            refuse_irregular(self.path, os.lstat(self.path).st_mode, "lock file")  # a device is never even opened
+        except FileNotFoundError:
+            pass
+        except (FileRefusedError, IsADirectoryError) as exc:
+            raise self._refusal(exc) from None
+        flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except OSError as exc:
+            if exc.errno in DISK_FULL:
+                raise DiskFullError(self.path, exc.errno) from None
+            if exc.errno in (errno_codes.ELOOP, errno_codes.ENXIO, errno_codes.EISDIR):  # a symlink, socket, folder
+                raise self._refusal(FileRefusedError(self.path, "the lock file is not a regular file")) from None
+            raise
+        try:
+            refuse_irregular(self.path, os.fstat(fd).st_mode, "lock file")
+        except (FileRefusedError, IsADirectoryError) as exc:
+            os.close(fd)
+            raise self._refusal(exc) from None
+        return fd
+
+    def _refusal(self, exc: BaseException) -> InUseError:
+        return self.error(f"cannot lock {self.subject}: {exc}; remove {self.path} if nothing else uses it")
+
+    def _take(self, fd: int) -> bool:
+        """Lock ``fd`` for this object; False if its file is no longer the one at the path. Raises if held."""
+        info = os.fstat(fd)
+        key = (info.st_dev, info.st_ino)
+        with _HELD_GUARD:
+            if key in _HELD:  # this process holds it already (another object on the same resource): share it
+                self._key, self.held = key, True
+                return True
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                owner = _wait_for_pid(fd)
+                who = f"pid {owner}" if owner is not None else "a process that has not written its pid yet"
+                raise self.error(f"{self.subject} is in use by another {self.holder} ({who}); {self.advice}") from None
+            if not _same_file(self.path, info):
+                return False  # its holder let go and removed it meanwhile: ours would be a lock on nothing
+            self._note_takeover(_read_pid(fd), fd)
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            except OSError as exc:
+                os.unlink(self.path)  # ours (locked and checked): no empty lock file is left behind
+                if exc.errno in DISK_FULL:
+                    raise DiskFullError(self.path, exc.errno) from None
+                raise
+            _HELD[key] = os.dup(fd)  # the table keeps its own descriptor: the caller closes the one it opened
+            self._key, self.held = key, True
+            return True
+
+    def _note_takeover(self, previous: int | None, fd: int) -> None:
+        """Say so on stderr when the file names a process that no longer holds it (killed before it let go)."""
+        if previous is None or previous == os.getpid():
+            if previous is None and os.fstat(fd).st_size:
+                print(f"taking over the lock of {self.subject} (unreadable)", file=sys.stderr)
             return
-        raise self.error(f"cannot lock {self.subject}: another {self.holder} took it at the same moment")
+        what = "no longer running" if not alive(previous) else "which no longer holds it"
+        print(f"taking over the lock of {self.subject} (pid {previous}, {what})", file=sys.stderr)
 
     def owner(self) -> int | None:
-        """The pid written in the lock file; None if there is none or it cannot be read."""
+        """The pid written in the lock file; None if there is none or it cannot be read (never waits)."""
         try:
-            pid = int(self.path.read_text().split()[0])
-        except (OSError, ValueError, IndexError):
+            refuse_irregular(self.path, os.lstat(self.path).st_mode, "lock file")
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+        except (OSError, FileRefusedError):
             return None
-        return pid if pid > 0 else None  # (kill(0) and kill(-1) would reach whole groups, not a process)
+        try:
+            return _read_pid(fd)
+        finally:
+            os.close(fd)
 
     def release(self) -> None:
-        if self.held and self.owner() == os.getpid():
-            self.path.unlink(missing_ok=True)
+        if not self.held:
+            return
         self.held = False
+        with _HELD_GUARD:
+            fd = _HELD.pop(self._key, None) if self._key is not None else None
+            if fd is None:  # another object of this process on the same file let go of it already
+                return
+            try:
+                if _same_file(self.path, os.fstat(fd)):
+                    os.unlink(self.path)  # still locked by us: no one else can hold this file
+            except OSError:
+                pass
+            finally:
+                os.close(fd)  # the kernel lets go of the flock
 
     def __enter__(self) -> PidLock:
         self.acquire()
@@ -76,6 +180,51 @@ class PidLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _same_file(path: Path, info: os.stat_result) -> bool:
+    try:
+        now = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino) and stat.S_ISREG(now.st_mode)
+
+
+def _read_pid(fd: int) -> int | None:
+    """The pid at the start of the lock file ``fd``: a few bytes read, None if none is there."""
+    try:
+        pid = int(os.pread(fd, PID_BYTES, 0).split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pid if pid > 0 else None  # (kill(0) and kill(-1) would reach whole groups, not a process)
+
+
+def _wait_for_pid(fd: int) -> int | None:
+    """The holder's pid, waiting briefly for a holder that has locked the file but not yet written its pid over
+    the previous one's (the file is empty, or names a process that is gone)."""
+    deadline = time.monotonic() + _OWNER_WAIT_S
+    while True:
+        pid = _read_pid(fd)
+        if (pid is not None and alive(pid)) or time.monotonic() > deadline:
+            return pid
+        time.sleep(0.01)
+
+
+def _forget_in_child() -> None:
+    """After a fork, the child holds no lock of its own: close its copies (the parent's locks stay, shared
+    descriptions are let go only when the last descriptor closes), so a child outliving its parent keeps nothing."""
+    global _HELD_GUARD
+    _HELD_GUARD = threading.Lock()  # (a thread of the parent may have held it at the fork)
+    for fd in _HELD.values():
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def alive(pid: int) -> bool:

@@ -22,7 +22,13 @@ import os
 from boardgame_envs.arena.game_record import GameRecord, RecordError, game_parameters, piskvork_moves
 from boardgame_envs.arena.move_list_records import from_move_list, to_move_list
 from boardgame_envs.arena.sgf import MAX_SGF_BYTES, from_sgf, to_sgf
-from boardgame_envs.safeio import atomic_write_new
+from boardgame_envs.safeio import (
+    FileRefusedError,
+    atomic_write_new,
+    open_regular_file,
+    read_bytes,
+    remove_stale_temporaries,
+)
 
 __all__ = [
     "MAX_SGF_BYTES", "GameRecord", "RecordError", "from_move_list", "from_sgf", "game_parameters", "games_dir", "is_record", "load",
@@ -31,9 +37,14 @@ __all__ = [
 
 
 def games_dir(path: str | os.PathLike) -> str | os.PathLike:
-    """Make the directory ``path`` (and its parents) for saved games; a clear RecordError if it cannot be."""
+    """Make the directory ``path`` (and its parents) for saved games; a clear RecordError if it cannot be.
+
+    Records that an arena killed mid-write left as temporary files (``.game-0007.sgf.<pid>.<random>.tmp``) are
+    removed here, at the next start in the folder, when their writer is gone; another arena's, still
+    writing, are left alone."""
     try:
         os.makedirs(path, exist_ok=True)
+        remove_stale_temporaries(path, "game-*")
     except OSError as exc:
         raise RecordError(f"cannot save games in {os.fspath(path)!r}: {exc.strerror}") from None
     return path
@@ -43,9 +54,9 @@ def is_record(path: str | os.PathLike) -> bool:
     """Whether the file at ``path`` starts as a game record (SGF, or a move-list record's ``game:`` line),
     rather than as a bare list of moves; False if it cannot be read."""
     try:
-        with open(path, "rb") as f:
+        with open_regular_file(path, "game record") as f:  # a FIFO or a device is no record, and is not waited on
             head = f.read(64).lstrip()
-    except OSError:
+    except (OSError, FileRefusedError):
         return False
     return head.startswith(b"(") or head.startswith(b"game:")
 
@@ -89,17 +100,19 @@ def _file_of(record: GameRecord, path: str | os.PathLike) -> tuple[str | os.Path
 
 
 def read_record_text(path: str | os.PathLike, limit: int = MAX_SGF_BYTES, what_limit: str = "") -> str:
-    """The UTF-8 text of the record file at ``path``, reading at most ``limit`` bytes (an endless file such as
-    ``/dev/zero`` is refused after that many); :class:`RecordError` in one line naming the file otherwise.
-    ``what_limit`` names the limit's setting in that error (``" (load's limit=)"``)."""
+    """The UTF-8 text of the record file at ``path``, reading at most ``limit`` bytes; :class:`RecordError` in one
+    line naming the file otherwise: a file that is not regular (a FIFO, ``/dev/zero``: refused before a read,
+    never waited on), over the limit, or not UTF-8. ``what_limit`` names the limit's setting in that error
+    (``" (load's limit=)"``)."""
     where = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
+        data = read_bytes(path, limit=limit, what="game record")
     except OSError as exc:
         raise RecordError(f"cannot read {where!r}: {exc.strerror}") from None
-    if len(data) > limit:
-        raise RecordError(f"{where}: over the {limit:,}-byte limit for a game record{what_limit}")
+    except FileRefusedError as exc:
+        if "limit" not in exc.why:
+            raise RecordError(str(exc)) from None
+        raise RecordError(f"{where}: over the {limit:,}-byte limit for a game record{what_limit}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from boardgame_envs.safeio.errors import excerpt
+
 COLUMNS = "abcdefghijklmnopqrs"
 _NAME = re.compile(r"^\s*([a-s])\s*(\d{1,2})\s*$", re.IGNORECASE)
 _PAIR = re.compile(r"^\s*(\d{1,2})\s*[, ]\s*(\d{1,2})\s*$")
@@ -44,6 +46,6 @@ def parse_point(text: str, n: int) -> int:
             raise ValueError(f"{text.strip()!r} is off the board: row and col must be in 0..{n - 1}")
         return row * n + col
     raise ValueError(
-        f"cannot read {text.strip()!r} as a point: write it like "
+        f"cannot read {excerpt(text.strip())!r} as a point: write it like "
         f"'{COLUMNS[n // 2]}{n - n // 2}' or 'row,col'"
     )

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.notation import COLUMNS, parse_point, point_name
-from boardgame_envs.safeio import FileRefusedError, read_bytes
+from boardgame_envs.safeio import FileRefusedError, excerpt, read_bytes
 
 NAMES = ("rif26", "balanced15", "balanced9", "balanced8", "connect_four_2ply")
 # The sets the arena plays by default where :func:`default_for` has none but a ladder varies its starts: the
@@ -49,6 +49,7 @@ LADDER_SETS = {"connect_four": "connect_four_2ply", (8, 5, "freestyle"): "balanc
 _POINT_LIKE = re.compile(r"^\s*[a-z]\d{1,2}\s*$", re.IGNORECASE)
 _HEADER = re.compile(r"^#\s*board_size\s*:\s*(\d+)\s*$")
 _GAME_HEADER = re.compile(r"^#\s*game\s*:\s*(\S+)\s*$")
+LINE_ERROR_CHARS = 300  # an error about one line of a file says at most this much of what the line holds
 
 
 class OpeningError(ValueError):
@@ -115,8 +116,8 @@ def parse_set(text: str, board_size: int | None = None, source: str = "<text>") 
             name, moves = "", body
         try:
             actions = parse_moves(moves, size)
-        except ValueError as exc:
-            raise OpeningError(f"{source}, line {number}: {exc}") from None
+        except ValueError as exc:  # the message quotes the line's text: at most an excerpt of a long one
+            raise OpeningError(f"{source}, line {number}: {excerpt(str(exc), LINE_ERROR_CHARS)}") from None
         if not actions:
             raise OpeningError(f"{source}, line {number}: an opening needs at least one move")
         opening = Opening(name.strip(), actions, size)
@@ -151,7 +152,7 @@ def _parse_game_set(lines: list[str], game: str, source: str) -> list[Opening]:
         try:
             opening = game_opening(moves.split(), game)
         except OpeningError as exc:
-            raise OpeningError(f"{source}, line {number}: {exc}") from None
+            raise OpeningError(f"{source}, line {number}: {excerpt(str(exc), LINE_ERROR_CHARS)}") from None
         openings.append(Opening(name.strip() or opening.name, opening.moves, 0, game))
     if not openings:
         raise OpeningError(f"{source} holds no openings")
@@ -172,7 +173,7 @@ def game_opening(moves: Any, game: str) -> Opening:
     rules = _game_object(game)
     items = moves.split() if isinstance(moves, str) else list(moves) if isinstance(moves, (Sequence, np.ndarray)) else []
     if not items:
-        raise OpeningError(f"an opening of {game} is a non-empty list of moves, got {moves!r}")
+        raise OpeningError(f"an opening of {game} is a non-empty list of moves, got {excerpt(repr(moves))}")
     state, actions = rules.new_state(), []
     for i, item in enumerate(items, 1):
         try:
@@ -181,9 +182,9 @@ def game_opening(moves: Any, game: str) -> Opening:
             elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
                 action = int(item)
             else:
-                raise ValueError(f"{item!r} is neither an action nor a move's name")
+                raise ValueError(f"{excerpt(repr(item))} is neither an action nor a move's name")
         except ValueError as exc:
-            raise OpeningError(f"opening move {i}: {exc}") from None
+            raise OpeningError(f"opening move {i}: {excerpt(str(exc), LINE_ERROR_CHARS)}") from None
         reason = state.illegal_reason(action)
         if reason is not None or state.terminal:
             raise OpeningError(f"opening move {i}: {reason or 'the game is over'}")
@@ -310,7 +311,7 @@ def as_opening(spec: Any, board_size: int) -> Opening:
                 return find(spec, board_size)
             except OpeningError:
                 if " " in spec.strip() or _POINT_LIKE.match(spec):  # meant as moves: say which point is wrong
-                    raise OpeningError(f"cannot read opening {spec!r}: {_first_bad_point(spec, board_size)}") from None
+                    raise OpeningError(f"cannot read opening {excerpt(repr(spec))}: {_first_bad_point(spec, board_size)}") from None
                 raise
         return Opening(" ".join(point_name(a, board_size) for a in moves), moves, board_size)
     if isinstance(spec, (Sequence, np.ndarray)):
@@ -323,11 +324,11 @@ def as_opening(spec: Any, board_size: int) -> Opening:
                     raise OpeningError(f"opening move {item} is off the {board_size}x{board_size} board (0..{board_size**2 - 1})")
                 moves.append(int(item))
             else:
-                raise OpeningError(f"opening move {item!r} is neither an action nor a point name")
+                raise OpeningError(f"opening move {excerpt(repr(item))} is neither an action nor a point name")
         moves_t = tuple(moves)
         return Opening(" ".join(point_name(a, board_size) for a in moves_t), moves_t, board_size)
     raise OpeningError(
-        f"an opening must be moves such as 'h8 h9 i9', a list of actions, an Opening or a built-in name; got {spec!r}"
+        f"an opening must be moves such as 'h8 h9 i9', a list of actions, an Opening or a built-in name; got {excerpt(repr(spec))}"
     )
 
 

@@ -21,6 +21,7 @@ interrupted run loses at most the games in flight.
 
 from __future__ import annotations
 
+import io
 import json
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -35,6 +36,7 @@ from boardgame_envs.arena.backends import Workers
 from boardgame_envs.arena.records import GameRecord
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.policies.registry import make_policy
+from boardgame_envs.safeio import open_append, open_regular_file
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ def read_log(path: Path) -> list[GameResult]:
     if not path.exists():
         return []
     out = []
-    with path.open() as fh:
+    with io.TextIOWrapper(open_regular_file(path, "game log"), encoding="utf-8", errors="replace") as fh:
         for line in fh:
             try:
                 out.append(GameResult(**json.loads(line)))
@@ -159,14 +161,15 @@ def trim_torn_line(path: Path) -> None:
     """Cut a last line left unfinished by a kill, so that the next game starts a line of its own."""
     if not path.exists():
         return
-    data = path.read_bytes()
+    with open_regular_file(path, "game log") as fh:
+        data = fh.read()
     if data and not data.endswith(b"\n"):
         path.write_bytes(data[: data.rfind(b"\n") + 1])
 
 
 def append_log(path: Path, result: GameResult) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as fh:
+    with open_append(path, "game log", encoding="utf-8") as fh:  # a FIFO there is refused, not waited on
         line = asdict(result)
         if not line["fault"]:
             del line["fault"]  # most games: the line as it always was

@@ -2,8 +2,9 @@
 
 A kill at any moment leaves the old file or the new one under the name, never part of one; a full
 disk raises :class:`~boardgame_envs.safeio.errors.DiskFullError` naming the disk, with the temporary
-file removed. Temporary names are ``.<name>.<random>.tmp`` in the target's folder
-(:func:`stale_temporaries` finds those a killed writer left). :func:`atomic_write_new` never replaces
+file removed. Temporary names are ``.<name>.<pid>.<random>.tmp`` in the target's folder, ``<pid>`` the
+writer's: :func:`stale_temporaries` finds those a killed writer left, and
+:func:`remove_stale_temporaries` removes those whose writer is gone, never one a live writer is writing. :func:`atomic_write_new` never replaces
 anything: it claims the first free name, so writers in several processes never write over each other.
 """
 
@@ -30,7 +31,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[IO[bytes]], Any]) -> 
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temporary_prefix(path), suffix=".tmp")
     _plain_mode(fd)
     f = _Recording(FileIO(fd, "wb"))
     try:
@@ -111,7 +112,7 @@ def atomic_write_new(path: str | os.PathLike, data: bytes) -> Path:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temporary_prefix(path), suffix=".tmp")
     _plain_mode(fd)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -143,6 +144,35 @@ def atomic_write_new(path: str | os.PathLike, data: bytes) -> Path:
 
 
 NO_LINKS = (errno_codes.EPERM, errno_codes.ENOTSUP, errno_codes.EOPNOTSUPP, errno_codes.ENOSYS, errno_codes.EMLINK)
+
+
+def _temporary_prefix(path: Path) -> str:
+    return f".{path.name}.{os.getpid()}."
+
+
+def remove_stale_temporaries(folder: str | os.PathLike, pattern: str = "*") -> list[Path]:
+    """Remove the temporary files in ``folder`` (for targets matching ``pattern``) whose writer is no longer running
+    (killed mid-write: ``kill -9`` gives no chance to clean up); the paths removed. A temporary file of a live
+    process (another writer in the same folder) is left alone, and so is one whose name holds no writer."""
+    removed = []
+    for path in stale_temporaries(folder, pattern):
+        writer = path.name[: -len(".tmp")].rsplit(".", 2)[-2]
+        if writer.isdigit() and not _running(int(writer)):
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid <= 0:
+        return True  # (not a process's pid: leave the file)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):  # another user's process; a number too large to be a pid
+        return True
+    return True
 
 
 def stale_temporaries(folder: str | os.PathLike, pattern: str = "*") -> list[Path]:

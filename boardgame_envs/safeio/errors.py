@@ -1,7 +1,8 @@
 """The two errors of the loading layer: a file refused for what it holds, a disk too full to write on.
 
 Both say, on one line that starts with the path, what is wrong, so every caller (a policy spec, the
-CLI, a trainer resuming) can pass the message on as it is.
+CLI, a trainer resuming) can pass the message on as it is. :func:`excerpt` is how any error line quotes
+what a file holds: never more than a short piece of it.
 """
 
 from __future__ import annotations
@@ -65,3 +66,15 @@ def free_bytes(folder: str | os.PathLike) -> int | None:
     except (OSError, AttributeError):
         return None
     return stats.f_bavail * stats.f_frsize
+
+
+#: The most characters of a file's content an error line quotes.
+EXCERPT_CHARS = 80
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` as an error line may quote it: whole if short, else its first ``limit`` characters and how many
+    more there are, so a 16 MB line of a file costs one short line of stderr, not 16 MB."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"

@@ -14,11 +14,11 @@ from __future__ import annotations
 import io
 import os
 import pickle
-import stat
 import zipfile
 from typing import Any, BinaryIO
 
 from boardgame_envs.safeio.errors import FileRefusedError
+from boardgame_envs.safeio.files import open_regular_file
 from boardgame_envs.safeio.zips import open_zip
 
 #: The most bytes a tensor file may hold on disk, and its entries unpacked: 2 GiB (an AlphaZero training
@@ -26,6 +26,9 @@ from boardgame_envs.safeio.zips import open_zip
 TENSOR_FILE_LIMIT = 2 * 1024**3
 #: The most bytes all the tensors of one file may span by their shapes: 2 GiB.
 TENSOR_BYTES_LIMIT = 2 * 1024**3
+#: The most levels of containers (dicts, lists, tuples) a tensor file may nest; a training checkpoint
+#: (optimizer state, replay buffer) nests five.
+NESTING_LIMIT = 64
 
 
 def load_tensors(path: str | os.PathLike, *, limit: int = TENSOR_FILE_LIMIT, what: str = "file",
@@ -36,11 +39,8 @@ def load_tensors(path: str | os.PathLike, *, limit: int = TENSOR_FILE_LIMIT, wha
     naming the file (never torch's advice to load with ``weights_only=False``, which would run its code).
     """
     where = os.fspath(path)
-    with open(where, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise FileRefusedError(where, f"the {what} is not a regular file")
-        return _load(f, info.st_size, where, what, limit, bytes_limit)
+    with open_regular_file(where, what) as f:  # a FIFO or a device is refused, never waited on
+        return _load(f, os.fstat(f.fileno()).st_size, where, what, limit, bytes_limit)
 
 
 def load_tensor_bytes(data: bytes, where: str | os.PathLike, *, limit: int = TENSOR_FILE_LIMIT, what: str = "file",
@@ -91,25 +91,48 @@ def why_unreadable(exc: BaseException) -> str:
 
 
 def check_tensors(data: Any, path: str | os.PathLike, *, what: str = "file", bytes_limit: int = TENSOR_BYTES_LIMIT) -> None:
-    """Refuse (:class:`FileRefusedError`) a loaded value whose tensors could cost more than their file: a zero
-    stride over a dimension longer than one, a shape needing more bytes than its storage, a layout other
-    than strided (sparse tensors grow when made dense), or shapes spanning more than ``bytes_limit`` in all."""
+    """Refuse (:class:`FileRefusedError`) a loaded value whose tensors could cost more than their file: containers
+    nested deeper than :data:`NESTING_LIMIT`, a zero stride over a dimension longer than one, a shape needing
+    more bytes than its storage, a layout other than strided (sparse tensors grow when made dense), or shapes
+    spanning more than ``bytes_limit`` in all.
+
+    The walk is linear in the number of values: each value is visited once, at a depth checked before its
+    children are, and a tensor's key (``net.0.weight``) is spelled out only when it is refused.
+    """
     import torch
 
-    total, seen, stack = 0, set(), [("", data)]
+    # (value, depth, node): node indexes `parents`, which holds (parent node, label) so that a key is built
+    # by walking up only when an error names it; building it at every level would be quadratic in the depth.
+    parents: list[tuple[int, str]] = [(-1, "")]
+    total, seen, stack = 0, set(), [(data, 0, 0)]
     while stack:  # by hand, not by recursion: a file may nest its containers deep
-        key, value = stack.pop()
+        value, depth, node = stack.pop()
         if id(value) in seen:
             continue
         seen.add(id(value))
-        if isinstance(value, dict):  # reversed onto the stack: the first tensor in the file's order is checked first
-            stack.extend(reversed([(f"{key}.{k}" if key else str(k), v) for k, v in value.items()]))
-        elif isinstance(value, (list, tuple)):
-            stack.extend(reversed([(f"{key}[{i}]", v) for i, v in enumerate(value)]))
+        if isinstance(value, (dict, list, tuple)):
+            if depth >= NESTING_LIMIT:
+                raise FileRefusedError(path, f"the {what} nests its values more than {NESTING_LIMIT} levels deep "
+                                             "(a checkpoint's go a few levels)")  # fmt: skip
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            children = []
+            for k, v in items:
+                parents.append((node, f".{k}" if isinstance(value, dict) else f"[{k}]"))
+                children.append((v, depth + 1, len(parents) - 1))
+            stack.extend(reversed(children))  # reversed onto the stack: the first tensor in the file's order first
         elif isinstance(value, torch.Tensor):
-            total += _check_tensor(value, key or "the tensor", path, what)
+            total += _check_tensor(value, _key(parents, node) or "the tensor", path, what)
             if total > bytes_limit:
                 raise FileRefusedError(path, f"the {what}'s tensors span over {bytes_limit:,} bytes by their shapes")
+
+
+def _key(parents: list[tuple[int, str]], node: int) -> str:
+    """The key of ``node`` as a file's reader writes it (``net.0.weight``, ``buffer[3]``), at most 120 characters."""
+    labels = []
+    while node > 0:
+        node, label = parents[node]
+        labels.append(label[:120])
+    return "".join(reversed(labels)).lstrip(".")[:120]
 
 
 def _check_tensor(tensor: Any, key: str, path: str | os.PathLike, what: str) -> int:

@@ -1,19 +1,20 @@
 """Text and JSON from files, bounded: at most ``limit`` bytes are ever read, whatever the path is.
 
-A regular file larger than the limit is refused from its size alone; anything else (``/dev/zero``,
-a pipe, a symlink to a device) is read in chunks and refused as soon as it passes the limit, so no
-file costs more memory than the limit. The text must be UTF-8; JSON nested deeper than the parser
-goes is refused like any other damage, in one line naming the file.
+Only a regular file is read (:func:`~boardgame_envs.safeio.files.open_regular`: a FIFO, a device or a
+socket is refused in one line, before anything waits on it); one larger than the limit is refused from
+its size alone, and one that grows while it is read is cut off past the limit, so no file costs more
+memory than the limit. The text must be UTF-8; JSON nested deeper than the parser goes is refused like
+any other damage, in one line naming the file.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import stat
 from typing import Any
 
 from boardgame_envs.safeio.errors import FileRefusedError
+from boardgame_envs.safeio.files import open_regular
 
 #: The most bytes any text file (openings, ladder tables, curves, run settings, SB3 ``data``) may hold: 16 MiB.
 #: The package's largest text files (ladder tables, opening sets) are under 1 MiB.
@@ -22,23 +23,20 @@ _CHUNK = 1 << 20
 
 
 def read_bytes(path: str | os.PathLike, *, limit: int = TEXT_LIMIT, what: str = "file") -> bytes:
-    """The bytes of ``path``, at most ``limit`` of them; :class:`FileRefusedError` past the limit.
+    """The bytes of the regular file ``path``, at most ``limit`` of them; :class:`FileRefusedError` past the
+    limit or for anything but a regular file.
 
-    A missing file raises the usual ``FileNotFoundError`` (and other ``OSError``s as the system gives them).
+    A missing file raises the usual ``FileNotFoundError``, a folder ``IsADirectoryError`` (and other
+    ``OSError``s as the system gives them).
     """
     where = os.fspath(path)
-    # O_NONBLOCK: opening a pipe nobody writes to returns at once (its reads then see the end) instead of waiting.
-    fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    fd = open_regular(where, what)
     try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(21, "Is a directory", where)
-        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
-            raise FileRefusedError(where, f"the {what} is {info.st_size:,} bytes, over the {limit:,}-byte limit")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise FileRefusedError(where, f"the {what} is {size:,} bytes, over the {limit:,}-byte limit")
         chunks, total = [], 0
-        while total <= limit:
+        while total <= limit:  # a file growing as it is read (a log being written) is cut off past the limit
             chunk = os.read(fd, min(_CHUNK, limit + 1 - total))
             if not chunk:
                 break

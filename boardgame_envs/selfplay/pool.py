@@ -42,19 +42,20 @@ from typing import Any
 
 import numpy as np
 
-from boardgame_envs.policies.registry import check_spec, parse_spec, spec_name
+from boardgame_envs.policies.registry import check_spec, spec_name
 from boardgame_envs.safeio import (
     TENSOR_FILE_LIMIT,
     FileRefusedError,
     atomic_write,
     atomic_write_text,
     contained_path,
+    open_regular_file,
     read_json,
 )
+from boardgame_envs.selfplay.pool_specs import saved_spec_refusal
 
 SAMPLING = ("uniform", "latest", "pfsp")
 FORMAT = 1  # pool.json's layout; a file of another version is refused
-STARTS_A_PROCESS = ("pbrain", "engine")  # spec kinds a saved pool.json may not name
 POOL_JSON_LIMIT = 1 << 20  # bytes of pool.json (a few KB: names, counts, the generator's state)
 
 
@@ -368,9 +369,9 @@ class OpponentPool:
                 spec = entry["spec"]
                 source = tuple(spec) if isinstance(spec, list) else spec
                 check_spec(source)
-                if _kind_of(source) in STARTS_A_PROCESS:  # an engine binary runs by design: never from a file
-                    raise ValueError(f"member {name!r} starts an engine ({str(spec)[:60]!r}); a saved pool may not: "
-                                     "add it again after loading")  # fmt: skip
+                refusal = saved_spec_refusal(name, source)  # built-in players only: no engine, no file elsewhere
+                if refusal:
+                    raise FileRefusedError(folder / "pool.json", refusal)
             elif kind == "policy":
                 if name not in policies:
                     raise ValueError(f"the saved pool has the policy object {name!r}: pass it back, "
@@ -384,28 +385,29 @@ class OpponentPool:
         if type(state["snapshots_added"]) is not int or state["snapshots_added"] < 0:
             raise ValueError("snapshots_added must be a count")
         pool._snapshots_added = state["snapshots_added"]
-        pool.rng.bit_generator.state = state["rng"]
+        try:
+            pool.rng.bit_generator.state = state["rng"]
+        except (OverflowError, TypeError, ValueError, KeyError):  # numpy's own words name its internals
+            raise FileRefusedError(folder / "pool.json", "its generator state 'rng' is not one that numpy writes") from None
         return pool
 
     def _take_snapshot(self, snapshots: Path, name: str, file: Any) -> str:
         """Copy the snapshot ``file`` of ``snapshots/`` into the pool's folder and load it; its copy's path."""
         source = contained_path(snapshots, file, what="snapshot file")
-        if not source.is_file():
+        if not source.exists():
             raise FileNotFoundError(f"the saved pool's snapshot {name!r} is missing: {source}")
-        if source.stat().st_size > TENSOR_FILE_LIMIT:
-            raise FileRefusedError(source, f"the snapshot is over the {TENSOR_FILE_LIMIT:,}-byte limit")
         copy = self.folder / source.name
-        shutil.copyfile(source, copy)
+        with open_regular_file(source, "snapshot") as src:  # a FIFO or a device is refused, never waited on
+            if os.fstat(src.fileno()).st_size > TENSOR_FILE_LIMIT:
+                raise FileRefusedError(source, f"the snapshot is over the {TENSOR_FILE_LIMIT:,}-byte limit")
+            with open(copy, "wb") as dst:
+                shutil.copyfileobj(src, dst)
         try:
             self._loaded[name] = self.snapshot_loader(str(copy))
         except (ValueError, OSError) as exc:  # the loader's own words, about the run folder's file
             why = str(exc).replace(str(copy), "").strip(" :") or type(exc).__name__
             raise FileRefusedError(source, f"snapshot {name!r} cannot be loaded: {' '.join(why.split())[:200]}") from None
         return str(copy)
-
-
-def _kind_of(spec: Any) -> str:
-    return parse_spec(spec)[0] if isinstance(spec, str) else str(spec[0])
 
 
 def _file_safe(name: str) -> str:

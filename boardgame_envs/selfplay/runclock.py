@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from boardgame_envs.ladder.rating import Rating, rate
-from boardgame_envs.safeio import DiskFullError, FileRefusedError, atomic_write_text, read_text
+from boardgame_envs.safeio import DiskFullError, FileRefusedError, atomic_write_text, open_append, read_text
 from boardgame_envs.safeio.errors import DISK_FULL
 
 
@@ -152,7 +152,7 @@ class RunClock:
         path = Path(csv_path)
         new = not path.exists() or path.stat().st_size == 0  # (an emptied curve gets its header again)
         try:
-            with path.open("a", newline="") as f:
+            with open_append(path, "curve", newline="") as f:  # a FIFO there is refused, not waited on
                 writer = csv.DictWriter(f, fieldnames=list(row))
                 if new:
                     writer.writeheader()

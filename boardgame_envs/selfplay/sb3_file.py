@@ -39,6 +39,8 @@ from boardgame_envs.safeio import (
     FileRefusedError,
     load_restricted,
     load_tensor_bytes,
+    open_regular,
+    open_regular_file,
     open_zip,
     parse_json,
     read_member,
@@ -139,11 +141,17 @@ def read_model(path: str | os.PathLike, device: str = "cpu") -> Sb3Model:
 def _open(path: str | os.PathLike) -> zipfile.ZipFile:
     path = Path(path)
     if not path.is_file():
+        if path.exists() and not path.is_dir():
+            open_regular(path, WHAT)  # a FIFO, a device, a socket: refused in one line saying which
         raise FileNotFoundError(f"no SB3 model at {path}")
-    if path.stat().st_size > ZIP_LIMIT:
-        raise FileRefusedError(path, f"the {WHAT} is {path.stat().st_size:,} bytes, over the {ZIP_LIMIT:,}-byte limit")
-    if not zipfile.is_zipfile(path):
-        raise FileRefusedError(path, "not a model saved by Stable-Baselines3 (not a zip file, or one cut short)")
+    # One open file for every check and the reading (a FIFO, a device or a folder refused before a read):
+    # the file checked is the file read.
+    with open_regular_file(path, WHAT) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > ZIP_LIMIT:
+            raise FileRefusedError(path, f"the {WHAT} is {size:,} bytes, over the {ZIP_LIMIT:,}-byte limit")
+        if not zipfile.is_zipfile(f):
+            raise FileRefusedError(path, "not a model saved by Stable-Baselines3 (not a zip file, or one cut short)")
     return open_zip(path, total_limit=ZIP_LIMIT, what=WHAT)
 
 

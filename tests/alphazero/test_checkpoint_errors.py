@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from lock_holders import held_elsewhere, left_by_a_killed_holder
 import torch
 
 from boardgame_envs.alphazero import NetworkPolicy
@@ -114,20 +115,17 @@ def test_a_network_only_file_is_refused_as_a_run_to_resume(tmp_path):
 
 def test_a_live_trainer_holds_the_run_and_a_dead_ones_lock_is_taken_over(tmp_path, capsys):
     import os
-    import subprocess
-    import sys
 
     from boardgame_envs.alphazero.checkpoint import RunInUseError
 
     run = tmp_path / "run"
     run.mkdir()
-    (run / ".trainer.lock").write_text(f"{os.getppid()}\n")  # our parent: alive
-    with pytest.raises(RunInUseError, match=f"in use by another trainer \\(pid {os.getppid()}\\)"):
-        _trainer(run)
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    (run / ".trainer.lock").write_text(dead.stdout)
+    with held_elsewhere(run / ".trainer.lock") as other:
+        with pytest.raises(RunInUseError, match=f"in use by another trainer \\(pid {other.pid}\\)"):
+            _trainer(run)
+    dead = left_by_a_killed_holder(run / ".trainer.lock")
     trainer = _trainer(run)
-    assert "taking over the lock" in capsys.readouterr().err
+    assert f"taking over the lock of {run} (pid {dead}, no longer running)" in capsys.readouterr().err
     assert (run / ".trainer.lock").read_text().strip() == str(os.getpid())
     trainer.release_lock()
     assert not (run / ".trainer.lock").exists()

@@ -6,11 +6,11 @@ import csv
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from lock_holders import held_elsewhere
 import torch
 
 from baseline_scripts import load_baseline
@@ -231,15 +231,10 @@ def test_a_resume_never_calls_the_sb3_loader(script, run, monkeypatch):
 
 
 def test_a_run_held_by_another_process_is_refused(script, run, capsys):
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        (run / ".run.lock").write_text(f"{other.pid}\n")
+    with held_elsewhere(run / ".run.lock") as other:
         before = contents(run)
         assert f"in use by another ppo_sb3_pool run (pid {other.pid})" in refused(script, run, capsys)
         assert contents(run) == before
-    finally:
-        other.kill()
-        other.wait()
 
 
 def cut(path):

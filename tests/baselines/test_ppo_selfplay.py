@@ -5,11 +5,11 @@ from __future__ import annotations
 import csv
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from lock_holders import held_elsewhere
 import torch
 
 from baseline_scripts import load_baseline
@@ -243,15 +243,10 @@ def test_a_folder_of_the_other_recipe_is_refused_and_left_byte_for_byte(script, 
 
 
 def test_a_run_held_by_another_process_is_refused(script, run, capsys):
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        (run / ".run.lock").write_text(f"{other.pid}\n")
+    with held_elsewhere(run / ".run.lock") as other:
         before = contents(run)
         assert f"in use by another ppo_selfplay run (pid {other.pid})" in refused(script, run, capsys)
         assert contents(run) == before
-    finally:
-        other.kill()
-        other.wait()
 
 
 def cut(path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from lock_holders import held_elsewhere, left_by_a_killed_holder
 
 from boardgame_envs.ladder.build import build, games_needed, main, plan_round
 from boardgame_envs.ladder.games import read_log
@@ -123,16 +124,17 @@ def test_a_second_build_on_the_same_log_is_refused_naming_the_first(data_dir, ca
     import sys
 
     lock = TINY.log_path.with_name(TINY.log_path.name + ".lock")
-    lock.write_text(f"{os.getppid()}\n")  # our parent: a live process, as another build would be
-    with pytest.raises(ValueError, match=f"in use by another ladder build \\(pid {os.getppid()}\\)"):
-        build(TINY, chunk=4, max_rounds=1, plot=False)
-    assert not TINY.log_path.exists()  # refused before a game
-    assert main(["tiny", "--chunk", "4", "--rounds", "1", "--no-plot"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"pid {os.getppid()}" in err and str(TINY.log_path) in err
+    with held_elsewhere(lock) as other:  # a live process holds the log, as another build would
+        with pytest.raises(ValueError, match=f"in use by another ladder build \\(pid {other.pid}\\)"):
+            build(TINY, chunk=4, max_rounds=1, plot=False)
+        assert not TINY.log_path.exists()  # refused before a game
+        assert main(["tiny", "--chunk", "4", "--rounds", "1", "--no-plot"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"pid {other.pid}" in err and str(TINY.log_path) in err
     # A build that was killed left its lock: the next one takes it over, says so, and lets it go at the end.
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    lock.write_text(dead.stdout)
+    dead = left_by_a_killed_holder(lock)
     build(TINY, chunk=4, max_rounds=1, plot=False)
-    assert "taking over the lock" in capsys.readouterr().err and len(read_log(TINY.log_path)) == 10
+    err = capsys.readouterr().err
+    assert f"taking over the lock of {TINY.log_path} (pid {dead}, no longer running)" in err
+    assert len(read_log(TINY.log_path)) == 10
     assert not lock.exists()

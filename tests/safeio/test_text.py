@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+from process_guards import hard_timeout
 
 from boardgame_envs.safeio import FileRefusedError, read_bytes, read_json, read_text
 
@@ -35,38 +36,77 @@ def test_a_file_over_the_limit_is_refused_by_its_size(tmp_path):
 
 
 @pytest.mark.parametrize("link", [False, True])
-def test_dev_zero_is_refused_past_the_limit_in_one_line_and_little_time(tmp_path, link):
+def test_dev_zero_is_refused_before_a_byte_is_read_in_one_line(tmp_path, link):
     path = "/dev/zero"
     if link:
         path = tmp_path / "openings.txt"
         path.symlink_to("/dev/zero")
     start = time.perf_counter()
     with pytest.raises(FileRefusedError) as info:
-        read_text(path)  # the default 16 MiB limit: read, then refused
+        read_text(path)
     assert time.perf_counter() - start < 1.0
-    assert "past the 16,777,216-byte limit" in one_line(info, path)
+    assert "the file is a character device, not a regular file" in one_line(info, path)
 
 
-def test_a_pipe_with_no_writer_reads_as_empty_and_a_writer_that_floods_is_cut(tmp_path):
+def fifo_with_a_silent_writer(fifo):
+    """A thread that opens ``fifo`` for writing and writes nothing until ``done`` is set; (thread, done)."""
+    done = threading.Event()
+
+    def silent():
+        fd = os.open(fifo, os.O_RDWR)  # (O_RDWR: opening does not wait for a reader)
+        done.wait(30)
+        os.close(fd)
+
+    writer = threading.Thread(target=silent, daemon=True)
+    writer.start()
+    return writer, done
+
+
+@pytest.mark.parametrize("writer", ["none", "silent", "flooding"])
+def test_a_named_pipe_is_refused_at_once_whoever_writes_to_it(tmp_path, writer):
+    """A pipe with no writer blocked open(); one whose writer stays silent blocked read() forever."""
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    assert read_bytes(fifo) == b""  # opening does not wait for a writer that never comes
+    done = threading.Event()
+    if writer == "silent":
+        thread, done = fifo_with_a_silent_writer(fifo)
+    elif writer == "flooding":
 
-    def flood():
-        with open(fifo, "wb") as f:
-            try:
-                while True:
-                    f.write(b"y" * 65536)
-            except (BrokenPipeError, OSError):
-                pass
+        def flood():
+            fd = os.open(fifo, os.O_RDWR)
+            os.set_blocking(fd, False)
+            while not done.is_set():
+                try:
+                    os.write(fd, b"y" * 65536)
+                except BlockingIOError:
+                    time.sleep(0.001)
+            os.close(fd)
 
-    writer = threading.Thread(target=flood, daemon=True)
-    writer.start()
-    time.sleep(0.05)  # the writer holds the pipe open
-    with pytest.raises(FileRefusedError) as info:
-        read_bytes(fifo, limit=1_000_000)
-    assert "past the 1,000,000-byte limit" in one_line(info, fifo)
-    writer.join(5)
+        thread = threading.Thread(target=flood, daemon=True)
+        thread.start()
+    time.sleep(0.05)
+    start = time.perf_counter()
+    try:
+        with hard_timeout(10):  # a wait on the pipe fails the test instead of hanging it
+            for read in (read_bytes, read_text, read_json):
+                with pytest.raises(FileRefusedError) as info:
+                    read(fifo)
+                assert "the file is a named pipe (FIFO), not a regular file" in one_line(info, fifo)
+    finally:
+        done.set()
+    assert time.perf_counter() - start < 1.0
+    if writer != "none":
+        thread.join(5)
+
+
+def test_a_file_that_grows_while_it_is_read_is_cut_off_at_the_limit(tmp_path, monkeypatch):
+    path = tmp_path / "log.txt"
+    path.write_bytes(b"x" * 10)
+    real_fstat = os.fstat
+    monkeypatch.setattr(os, "fstat", lambda fd: os.stat_result((*real_fstat(fd)[:6], 5, *real_fstat(fd)[7:])))
+    with pytest.raises(FileRefusedError) as info:  # stated 5 bytes at the open, 10 by the read
+        read_bytes(path, limit=8)
+    assert "goes on past the 8-byte limit" in one_line(info, path)
 
 
 def test_text_that_is_not_utf8_is_refused_naming_the_byte(tmp_path):

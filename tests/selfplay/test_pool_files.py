@@ -81,7 +81,7 @@ def test_a_symlink_out_of_the_snapshot_folder_is_refused(tmp_path):
         (lambda s: s.update(members=[]), "members must be a non-empty list"),
         (lambda s: s["members"][0].update(results=[1, 2]), "results must be three counts"),
         (lambda s: s["members"][0].update(kind="evil"), "unknown member kind 'evil'"),
-        (lambda s: s.update(rng={"bit_generator": "PCG64", "state": 5}), "not an opponent pool"),
+        (lambda s: s.update(rng={"bit_generator": "PCG64", "state": 5}), "generator state 'rng' is not one"),
         (lambda s: s["members"][0].update(spec="pbrain:/bin/true"), "starts an engine"),
     ],
 )
@@ -110,7 +110,7 @@ def test_a_pool_json_linked_to_an_endless_file_is_refused_at_its_limit(tmp_path)
     folder = saved_pool(tmp_path)
     (folder / "pool.json").unlink()
     os.symlink("/dev/zero", folder / "pool.json")
-    with pytest.raises(FileRefusedError, match="past the 1,048,576-byte limit"):
+    with pytest.raises(FileRefusedError, match="a character device, not a regular file"):
         OpponentPool.load(folder, snapshot_loader=loader)
 
 
@@ -160,3 +160,84 @@ def test_saving_writes_each_file_whole_and_a_full_disk_keeps_the_last_pool(tmp_p
         pool.save(folder)
     assert exc.value.errno == 28
     assert {p.name: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before  # no temporary left either
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("level:renju/15", "member 'random' is level renju/15, which plays an external engine (engine:rapfi:"),
+        ("engine:rapfi", "member 'random' starts an engine ('engine:rapfi')"),
+        ("pbrain:/bin/true", "starts an engine"),
+        ("boardnet:/abs/x.pt", "member 'random' names a file outside the pool ('boardnet:/abs/x.pt')"),
+        ("/abs/x.pt", "names a file outside the pool ('/abs/x.pt')"),
+        ("../x.pt", "names a file outside the pool"),
+        ("checkpoint:runs/g9/latest.pt", "names a file outside the pool"),
+        ("sb3:/abs/model.zip", "names a file outside the pool"),
+        (["boardnet", {"target": "/abs/x.pt"}], "names a file outside the pool"),
+        (["level", {"target": "renju/15"}], "which plays an external engine"),
+    ],
+)
+def test_a_member_spec_that_starts_a_program_or_names_a_file_elsewhere_is_refused_at_load(tmp_path, spec, message,
+                                                                                          monkeypatch):  # fmt: skip
+    """level:renju/15 passed the load and, played, started the engine BOARDGAME_ENVS_RAPFI names; boardnet:/abs/x.pt
+    read a file outside the pool (the snapshots/ containment bypassed by a spec)."""
+    started = tmp_path / "started"
+    engine = tmp_path / "pbrain-fake"
+    engine.write_text(f"#!/bin/sh\ntouch {started}\n")
+    engine.chmod(0o755)
+    monkeypatch.setenv("BOARDGAME_ENVS_RAPFI", str(engine))
+    folder = saved_pool(tmp_path)
+    edit(folder, lambda s: s["members"][0].update(spec=spec))
+    with pytest.raises(FileRefusedError) as exc:
+        OpponentPool.load(folder, snapshot_loader=loader)
+    one_line(exc, folder / "pool.json")
+    assert message in str(exc.value) and "add it again after loading" in str(exc.value)
+    assert not started.exists()
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy:epsilon=0.5", "mcts:simulations=20", "level:connect_four/3",
+                                  "level:renju/5", "pretrained:ppo-connect-four", ["alphabeta", {"depth": 2}]])  # fmt: skip
+def test_built_in_players_and_built_in_levels_load(tmp_path, spec):
+    folder = saved_pool(tmp_path)
+    edit(folder, lambda s: s["members"][0].update(spec=spec))
+    pool = OpponentPool.load(folder, snapshot_loader=loader)
+    assert pool.opponent(pool.names[0]) == (tuple(spec) if isinstance(spec, list) else spec)
+
+
+def test_an_engine_level_in_a_connect_four_pool_is_refused_at_load_with_its_true_reason(tmp_path):
+    """Loaded, it failed in the first game: ValueError: Gomocup engines play five in a row."""
+    pool = OpponentPool(["random", "level:connect_four/2"], seed=0)
+    folder = tmp_path / "pool"
+    pool.save(folder)
+    edit(folder, lambda s: s["members"][1].update(spec="level:renju/15", name="level:renju/15"))
+    with pytest.raises(FileRefusedError) as exc:
+        OpponentPool.load(folder)
+    assert str(exc.value) == (f"{folder / 'pool.json'}: member 'level:renju/15' is level renju/15, which plays an "
+                              "external engine (engine:rapfi:nodes=2000,threads=1); a saved pool may not; add it again "
+                              "after loading")  # fmt: skip
+
+
+@pytest.mark.parametrize("rng", [
+    {"bit_generator": "PCG64", "state": {"state": 2**200, "inc": 1}, "has_uint32": 0, "uinteger": 0},
+    {"bit_generator": "PCG64", "state": {"state": -1, "inc": 1}, "has_uint32": 0, "uinteger": 0},
+    {"bit_generator": "MT19937", "state": {"key": [1], "pos": 0}},
+    {"bit_generator": "PCG64", "state": {"state": 1, "inc": 1}, "has_uint32": 2**70, "uinteger": 0},
+    "garbage",
+])  # fmt: skip
+def test_a_garbage_generator_state_is_one_line(tmp_path, rng):
+    """A state past 64-bit fields raised OverflowError, a traceback."""
+    folder = saved_pool(tmp_path)
+    edit(folder, lambda s: s.update(rng=rng))
+    with pytest.raises(FileRefusedError) as exc:
+        OpponentPool.load(folder, snapshot_loader=loader)
+    one_line(exc, folder / "pool.json")
+    assert "generator state 'rng'" in str(exc.value)
+
+
+def test_a_snapshot_that_is_a_fifo_is_refused_not_waited_on(tmp_path):
+    folder = saved_pool(tmp_path)
+    snapshot = next((folder / "snapshots").iterdir())
+    snapshot.unlink()
+    os.mkfifo(snapshot)
+    with pytest.raises(FileRefusedError, match=r"a named pipe \(FIFO\), not a regular file"):
+        OpponentPool.load(folder, snapshot_loader=loader)

@@ -141,7 +141,7 @@ def test_a_curve_that_is_not_utf8_or_damaged_inside_is_refused_in_one_line(tmp_p
 def test_a_curve_linked_to_an_endless_file_is_refused(tmp_path):
     path = tmp_path / "curve.csv"
     os.symlink("/dev/zero", path)
-    with pytest.raises(FileRefusedError, match="past the"):
+    with pytest.raises(FileRefusedError, match="a character device, not a regular file"):
         RunClock(ratings=1).sync_curve(path)
 
 
@@ -159,6 +159,15 @@ def test_the_curve_is_rewritten_whole_a_full_disk_leaves_it_as_it_was(tmp_path, 
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-def test_a_full_disk_while_appending_a_row_names_the_disk(capsys):
-    with pytest.raises(DiskFullError, match="/dev/full: no room on the disk at"):
+def test_a_full_disk_while_appending_a_row_names_the_disk(tmp_path, capsys, monkeypatch):
+    from boardgame_envs.selfplay import runclock
+
+    # /dev/full fails every write with ENOSPC; named as the curve it is refused as a device, so it is opened directly
+    monkeypatch.setattr(runclock, "open_append", lambda path, what, **text: open("/dev/full", "a", **text))
+    with pytest.raises(DiskFullError, match="curve.csv: no room on the disk at"):
+        RunClock().rate("random", "tictactoe", games=2, seed=0, csv_path=tmp_path / "curve.csv", columns={"steps": 0})
+
+
+def test_a_curve_that_is_a_device_is_refused(tmp_path):
+    with pytest.raises(FileRefusedError, match="/dev/full: the curve is a character device, not a regular file"):
         RunClock().rate("random", "tictactoe", games=2, seed=0, csv_path="/dev/full", columns={"steps": 0})

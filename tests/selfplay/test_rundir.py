@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from lock_holders import held_elsewhere
 
 from boardgame_envs.arena.lock import InUseError
 from boardgame_envs.selfplay.rundir import LOCK, STAMP, RunFolder, RunFolderError
@@ -78,15 +77,12 @@ def test_a_folder_left_with_only_a_lock_is_new(tmp_path):
 
 def test_a_second_process_on_the_folder_is_refused_naming_the_first(tmp_path):
     out = tmp_path / "run"
-    RunFolder(out, "recipe_a", "gomoku9", 2).open()  # stamped; this process holds the lock
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        (out / LOCK).write_text(f"{other.pid}\n")  # as if that process held it
+    first = RunFolder(out, "recipe_a", "gomoku9", 2)
+    first.open()  # stamped
+    first.close()
+    with held_elsewhere(out / LOCK) as other:
         with pytest.raises(InUseError, match=f"in use by another recipe_a run \\(pid {other.pid}\\)"):
             RunFolder(out, "recipe_a", "gomoku9", 2).open()
-    finally:
-        other.kill()
-        other.wait()
 
 
 def test_a_file_given_as_the_folder_is_refused(tmp_path):
