@@ -272,6 +272,12 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95%% interval")
     ladder_cli.add_rate_arguments(r)
     r.set_defaults(func=rate)
+    from boardgame_envs.ui import solve as solve_cli  # the solver's kernels load only when a position is solved
+
+    so = sub.add_parser("solve", help="a connect-four position's exact value and every column's (win/draw/loss, "
+                        "and in how many moves)")
+    solve_cli.add_arguments(so)
+    so.set_defaults(func=solve_cli.run)
     # Listed for -h; main() hands `bench ...` to the benchmark runner before this parser sees it.
     sub.add_parser("bench", help="run a benchmark (boardgame-envs bench -h lists them)", add_help=False)
     from boardgame_envs.alphazero import cli as az_cli  # imports no torch

@@ -301,7 +301,7 @@ def _register_builtins() -> None:
     register("random", RandomPolicy, "uniformly random legal moves")
     register("mcts", MCTSPolicy, "UCT with random rollouts and MCTS-Solver")
     register("alphabeta", AlphaBetaPolicy, "negamax with threat search")
-    register("perfect", PerfectPolicy, "exact play on small boards")
+    register("perfect", PerfectPolicy, "exact play on small boards and connect four")
     register("uct", UCTPolicy, "plain UCT: every empty point a child, random rollouts, UCB1; the classic yardstick")
     register("greedy", GreedyPolicy, "one ply: take a win, block a four, else extend lines")
     register("checkpoint", "boardgame_envs.alphazero.policy:NetworkPolicy.from_checkpoint",
