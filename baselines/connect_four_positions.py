@@ -15,12 +15,15 @@ seed; it is still a game between the ladder's levels).
 The positions: each game gives at most two positions per phase (after 8-14,
 15-21, 22-28 and 29-35 moves from the empty board, the two opening moves
 included), its plies drawn uniformly without replacement among the phase's
-plies the game reached while it was still being played; repeated positions are kept once, and each phase
-keeps at most ``--per-phase`` of them (drawn at random). Every legal column of
-every position is solved exactly (:class:`~boardgame_envs.games.connect_four_solver.ConnectFourSolver`,
-the score convention of :mod:`boardgame_envs.games.connect_four_search`), in a
-shuffled order, so a run stopped early (``--deadline``) leaves a sample with the
-same mix as the whole. Work goes to ``--work`` (replayed games and solved
+plies the game reached while it was still being played, each phase keeping at
+most ``--per-phase`` of them (drawn at random); then every other position of the
+games after 15 to 35 moves (milliseconds each to solve). Repeated positions are
+kept once. Every legal column of every position is solved exactly
+(:class:`~boardgame_envs.games.connect_four_solver.ConnectFourSolver`, the score
+convention of :mod:`boardgame_envs.games.connect_four_search`), in a shuffled
+order within each of those two stages. The shipped set keeps the informative
+positions only (some legal column loses the value; where every column keeps it,
+every player does), at most ``--per-phase`` of them per phase, drawn at random. Work goes to ``--work`` (replayed games and solved
 positions, one JSON line each, appended as they finish); a rerun carries on from
 there. ``--write`` turns the solved positions into the package's data file
 (``boardgame_envs/ladder/data/connect_four.positions.json``) and the report.
@@ -115,7 +118,23 @@ def candidates(games: list[dict], per_phase: int) -> list[dict]:
     for rows in by_phase:
         keep = rng.permutation(len(rows))[:per_phase]
         out += [rows[i] for i in sorted(keep)]
-    return [out[i] for i in rng.permutation(len(out))]
+    first = [out[i] for i in rng.permutation(len(out))]
+    # Then every other ply of the later phases, which cost milliseconds to solve: enough informative
+    # positions there whatever share of them the filter in write() drops.
+    more = []
+    for game in sorted(games, key=lambda g: g["pick"]):
+        for ply in range(PHASES[1][0], min(PHASES[-1][1], len(game["moves"]) - 1) + 1):
+            moves = game["moves"][:ply]
+            if moves not in seen:
+                seen.add(moves)
+                more.append({"moves": moves, "game": f"{game['a']} v {game['b']} #{game['index']}"})
+    return first + [more[i] for i in rng.permutation(len(more))]
+
+
+def informative(scores: dict[str, int]) -> bool:
+    """Whether some legal column loses the position's value: where every column keeps it, every player does."""
+    signs = {(v > 0) - (v < 0) for v in scores.values()}
+    return len(signs) > 1
 
 
 def solve(args: argparse.Namespace, work: Path, todo: list[dict]) -> None:
@@ -145,7 +164,13 @@ def write(args: argparse.Namespace, work: Path, todo: list[dict], games: list[di
     rows = [r for r in read_rows(work / "solved.jsonl") if "scores" in r]
     skipped = [r for r in read_rows(work / "solved.jsonl") if "skipped" in r]
     wanted = {t["moves"] for t in todo}
-    rows = sorted((r for r in rows if r["moves"] in wanted), key=lambda r: (len(r["moves"]), r["moves"]))
+    solved = [r for r in rows if r["moves"] in wanted]
+    rng = np.random.default_rng(2)
+    rows = []
+    for lo, hi in PHASES:
+        useful = [r for r in solved if lo <= len(r["moves"]) <= hi and informative(r["scores"])]
+        rows += [useful[i] for i in sorted(rng.permutation(len(useful))[: args.per_phase])]
+    rows.sort(key=lambda r: (len(r["moves"]), r["moves"]))
     data = {
         "about": "connect-four positions from the ladder's games, every legal column's exact score for the player "
                  "to move (positive: a win, 22 - its pieces at the win; 0: a draw; negative: a loss); columns 1..7",
@@ -159,21 +184,24 @@ def write(args: argparse.Namespace, work: Path, todo: list[dict], games: list[di
              f"on the 2-core development machine, shared (load average about 9-11 while it ran).", "",
              f"Games replayed: {len(games)}; reproducing the logged result and length: "
              f"{sum(g['same'] for g in games)}.", "",
-             "| phase (moves) | positions | solved | CPU s (mean) | CPU s (max) | nodes (mean) |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+             "| phase (moves) | candidates | solved | informative | shipped | CPU s (mean) | CPU s (max) | nodes (mean) |",
+             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for lo, hi in PHASES:
         wanted_p = [t for t in todo if lo <= len(t["moves"]) <= hi]
+        done_p = [r for r in solved if lo <= len(r["moves"]) <= hi]
+        useful = sum(informative(r["scores"]) for r in done_p)
         got = [r for r in rows if lo <= len(r["moves"]) <= hi]
-        cpu = [r["cpu_s"] for r in got] or [0.0]
-        nodes = [r["nodes"] for r in got] or [0]
-        lines.append(f"| {lo}-{hi} | {len(wanted_p)} | {len(got)} | {np.mean(cpu):.2f} | {max(cpu):.2f} | "
-                     f"{np.mean(nodes):,.0f} |")  # fmt: skip
+        cpu = [r["cpu_s"] for r in done_p] or [0.0]
+        nodes = [r["nodes"] for r in done_p] or [0]
+        lines.append(f"| {lo}-{hi} | {len(wanted_p)} | {len(done_p)} | {useful} | {len(got)} | {np.mean(cpu):.3f} | "
+                     f"{max(cpu):.2f} | {np.mean(nodes):,.0f} |")  # fmt: skip
     lines += ["", "CPU is for every legal column's exact score of a position, one solver keeping its table from "
               "one position to the next (positions of one phase share openings, so later ones are cheaper than "
               "from an empty table: `baselines/results/connect_four_solver.md` has those costs).", "",
               f"Positions over the node limit (left out): {len(skipped)}. Total CPU of the solving: "
-              f"{sum(r['cpu_s'] for r in rows) / 60:.1f} minutes. At that load the run took 20 minutes of wall time to replay the games "
-              "and 32 to solve the positions."]  # fmt: skip
+              f"{sum(r['cpu_s'] for r in solved) / 60:.1f} minutes. At that load the run took 20 minutes of wall "
+              "time to replay the games, 32 to solve the first stage's positions and 2 the second's.", "",
+              f"Shipped: {len(rows)} positions in `{POSITIONS_PATH}`."]  # fmt: skip
     publish(lines, args.out)
 
 

@@ -7,7 +7,8 @@ value is in the same class (win, draw or loss for the mover) as the best move's.
 The set ships as package data (``data/connect_four.positions.json``, made by
 ``baselines/connect_four_positions.py`` from the connect four ladder's games after
 8 to 35 moves), with every legal column's exact score, so measuring a policy
-needs no solver. The share comes with a 95% Wilson score interval and a breakdown
+needs no solver. It holds only positions where some legal move loses the value:
+where every move keeps it, every player does, and the position tells nothing. The share comes with a 95% Wilson score interval and a breakdown
 by phase (:data:`PHASES`). A uniformly random player keeps the value on each
 position with the share of its legal columns that do, so its expected accuracy is
 the mean of those shares (:func:`random_expectation`).
@@ -51,6 +52,10 @@ class Position:
         if column not in self.scores:
             raise ValueError(f"column {column} is not a legal move after {self.moves}")
         return _sign(self.scores[column]) == _sign(max(self.scores.values()))
+
+    def informative(self) -> bool:
+        """Whether some legal column loses the value (the shipped set holds only such positions)."""
+        return len({_sign(v) for v in self.scores.values()}) > 1
 
     def keeping_share(self) -> float:
         """The share of the legal columns that keep the value: a random player's chance here."""
