@@ -30,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "on one core of the development machine; positions after 12 moves take well under a second)")  # fmt: skip
 
 
+def signed(score: int) -> str:
+    return f"{score:+d}" if score else "0"
+
+
 def run(args: argparse.Namespace) -> int:
     state = state_of_moves(args.moves)  # a bad move: ValueError naming it, before any search
     if state.terminal:
@@ -48,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     player = state.game.player_name(state.to_move)
     print(f"after {args.moves.strip() or 'no moves'} ({state.num_moves} moves), {player} to move: "
-          f"{describe(value, state.num_moves)} (score {value:+d})")  # fmt: skip
+          f"{describe(value, state.num_moves)} (score {signed(value)})")  # fmt: skip
     for column, score in scores.items():
-        print(f"  column {column + 1}: {describe(score, state.num_moves)} (score {score:+d})")
+        print(f"  column {column + 1}: {describe(score, state.num_moves)} (score {signed(score)})")
     return 0
