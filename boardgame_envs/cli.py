@@ -196,6 +196,18 @@ def check_writable(path: str) -> None:
         raise ValueError(f"cannot write {path}: there is no folder {folder}")
 
 
+def accuracy(args: argparse.Namespace) -> int:
+    """``accuracy POLICY connect_four``: the share of solved positions where POLICY's move keeps the value."""
+    from boardgame_envs.ladder.accuracy import accuracy as measure
+
+    result = measure(args.policy, args.game, seed=args.seed, limit=args.limit)
+    print(result.line())
+    print("\n".join(result.phase_lines()))
+    print(f"  (a uniformly random player keeps it on {100 * result.expected_random:.1f}% of these positions, "
+          "in expectation)")
+    return 0
+
+
 def pbrain(args: argparse.Namespace) -> int:
     from boardgame_envs.gomocup import serve, write_launcher
 
@@ -280,6 +292,20 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rate", help="place a policy on a game's ladder: Elo with a 95%% interval")
     ladder_cli.add_rate_arguments(r)
     r.set_defaults(func=rate)
+    from boardgame_envs.ui import solve as solve_cli  # the solver's kernels load only when a position is solved
+
+    so = sub.add_parser("solve", help="a connect-four position's exact value and every column's (win/draw/loss, "
+                        "and in how many moves)")
+    solve_cli.add_arguments(so)
+    so.set_defaults(func=solve_cli.run)
+    ac = sub.add_parser("accuracy", help="how often a policy's move keeps the game-theoretic value on solved "
+                        "connect-four positions from real games, with a 95%% interval and a breakdown by phase")
+    ac.add_argument("policy", metavar="POLICY", type=policy_arg, help="any policy spec (e.g. perfect, random, "
+                    "pretrained:connect-four, level:connect_four/3)")
+    ac.add_argument("game", choices=("connect_four",), help="the solved game (connect_four)")
+    ac.add_argument("--seed", type=SEED_ARG, default=0, help="seeds the policy (default 0)")
+    ac.add_argument("--limit", type=GAMES_ARG, metavar="N", help="only N positions, spread evenly over the set (a quick look)")
+    ac.set_defaults(func=accuracy)
     # Listed for -h; main() hands `bench ...` to the benchmark runner before this parser sees it.
     sub.add_parser("bench", help="run a benchmark (boardgame-envs bench -h lists them)", add_help=False)
     from boardgame_envs.alphazero import cli as az_cli  # imports no torch

@@ -324,7 +324,7 @@ def _register_builtins() -> None:
     register("random", RandomPolicy, "uniformly random legal moves", built_to_check=True)
     register("mcts", MCTSPolicy, "UCT with random rollouts and MCTS-Solver", built_to_check=True)
     register("alphabeta", AlphaBetaPolicy, "negamax with threat search", built_to_check=True)
-    register("perfect", PerfectPolicy, "exact play on small boards", built_to_check=True)
+    register("perfect", PerfectPolicy, "exact play on small boards and connect four", built_to_check=True)
     register("uct", UCTPolicy, "plain UCT: every empty point a child, random rollouts, UCB1; the classic yardstick",
              built_to_check=True)  # fmt: skip
     register("greedy", GreedyPolicy, "one ply: take a win, block a four, else extend lines", built_to_check=True)

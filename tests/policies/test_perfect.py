@@ -1,4 +1,4 @@
-"""The perfect player refuses, in one line, any game the exact solver cannot solve, and plays tic-tac-toe."""
+"""The perfect player refuses, in one line, any game the exact solvers cannot solve, and plays tic-tac-toe."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from boardgame_envs.policies import make_policy
 @pytest.mark.parametrize(
     "name, kwargs, says",
     [
-        ("connect_four", {}, "not connect four, 6x7"),
         ("renju", {}, "not 15x15, 5 in a row, renju"),
         ("gomoku", dict(board_size=7, rule="standard"), "not 7x7, 5 in a row, standard"),
         ("gomoku", dict(board_size=9, rule="freestyle"), "at most 64 points"),
