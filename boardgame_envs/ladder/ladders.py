@@ -8,10 +8,10 @@ that neighbours stand roughly 100-250 Elo apart; the fitted ratings ship as pack
 data next to this module (``data/LADDER.json``), written by
 ``python -m boardgame_envs.ladder.build LADDER``.
 
-The 15x15 ladders go on above the built-in top with **external levels**: an engine the
-user builds (Rapfi, never bundled) at fixed node budgets and one thread, named by spec
-(``engine:rapfi:nodes=16000,threads=1``) and found through ``--engine rapfi=PATH`` or
-``BOARDGAME_ENVS_RAPFI`` (:mod:`boardgame_envs.gomocup.engines`). They are rated on the
+The 9x9 and 15x15 gomoku ladders and renju go on above the built-in top with **external
+levels**: an engine the user builds (Rapfi, never bundled) at fixed node budgets and one
+thread, named by spec (``engine:rapfi:nodes=16000,threads=1``) and found through ``--engine
+rapfi=PATH`` or ``BOARDGAME_ENVS_RAPFI`` (:mod:`boardgame_envs.gomocup.engines`). They are rated on the
 same scale by the same build; ``levels()`` lists them (``level.external``), and ``rate``
 climbs into them only where their engine is configured.
 
@@ -166,10 +166,18 @@ def _rapfi(*nodes: int) -> tuple[str, ...]:
 # spend the games where the levels stand apart); the finished tables give 128-183 a doubling on
 # renju and 108-170 on gomoku15 up to 64,000 nodes, and +195 / +146 for the quadrupling.
 _RAPFI_15 = _rapfi(2000, 4000, 8000, 16000, 32000, 64000, 256000)
+# On 9x9 Rapfi soon draws itself: from the ladder's openings most games between budgets of
+# 4,000 nodes and more fill the board. The first rounds had Rapfi at 1,000 nodes level with the
+# built-in top (alphabeta:nodes=16000,depth=12 won 2, drew 10, lost 2), 4,000 nodes about 180
+# above it (1 win, 9 draws, 11 losses) and 256,000 only some 50 above 4,000 (18 of 21 games
+# drawn, 3 won by 256,000), against some 200 above 1,000 (6 draws, 8 wins in 14). So the
+# levels are 2,000 nodes, halfway up that climb, and 256,000 at its top; those games stay in
+# the log, and levels between would stand too close to tell apart in the games a build affords.
+_RAPFI_9 = _rapfi(2000, 256000)
 LADDERS: dict[str, Ladder] = {
     "tictactoe": Ladder("tictactoe", "tictactoe", 3, "freestyle", ("random", *_greedy(0.7, 0.4, 0.15), "perfect")),
     "gomoku8": Ladder("gomoku8", "gomoku", 8, "freestyle", _LEVELS_9),
-    "gomoku9": Ladder("gomoku9", "gomoku", 9, "freestyle", _LEVELS_9),
+    "gomoku9": Ladder("gomoku9", "gomoku", 9, "freestyle", (*_LEVELS_9, *_RAPFI_9)),
     "gomoku15": Ladder("gomoku15", "gomoku", 15, "freestyle", (*_LEVELS_15, *_RAPFI_15)),
     "renju": Ladder("renju", "gomoku", 15, "renju", (*_LEVELS_15, *_RAPFI_15)),
     # Connect four (games from two random moves): the one-ply player with random moves, then the

@@ -51,6 +51,24 @@ def test_the_named_engine_is_the_published_external_level(monkeypatch):
     assert check.seconds < 2.0 and check.about["name"] == "Rapfi" and KNOWN["rapfi"].commit
 
 
+def test_rate_climbs_into_the_gomoku9_rapfi_levels_where_rapfi_is_configured(monkeypatch):
+    """With the engine named, every gomoku9 level is playable (the node-budget check passed) and no note is left."""
+    from boardgame_envs.ladder import levels
+    from boardgame_envs.ladder.rating import playable_levels
+
+    monkeypatch.setenv("BOARDGAME_ENVS_RAPFI", RAPFI)
+    table = levels("gomoku9")
+    playable, note = playable_levels(table)
+    assert playable == table and note == "" and [lv.engine for lv in table[13:]] == ["rapfi", "rapfi"]
+    from boardgame_envs.arena import match
+    from boardgame_envs.ladder import LADDERS
+
+    result = match(LADDERS["gomoku9"].env_fn(), "level:gomoku9/13", "greedy", games=2, progress=False)
+    # 9x9 games played to their end (from the empty board Rapfi and greedy may well fill the board), no forfeit
+    reasons = [r.reason for r in result.records]
+    assert not result.faults() and all(r.finished for r in result.records) and result.losses == 0, reasons
+
+
 @pytest.mark.parametrize("rule", ["freestyle", "standard"])
 def test_a_match_under_swap2_goes_end_to_end(rule):
     """SWAP2BOARD as Rapfi answers it (its three stones, SWAP or its 4th stone or two more, SWAP or its 6th), then

@@ -33,11 +33,13 @@ def ext9(data_dir, monkeypatch):
 def test_an_external_level_names_its_engine():
     assert engine_of("engine:rapfi:nodes=4000,threads=1") == "rapfi"
     assert engine_of("alphabeta:nodes=4000") is None and engine_of("pbrain:/x/engine:nodes=3") is None
-    assert EXT9.engines == ("fake",) and LADDERS["gomoku9"].engines == ()
-    assert LADDERS["renju"].engines == ("rapfi",) and LADDERS["gomoku15"].engines == ("rapfi",)
-    top = [engine_of(s) for s in LADDERS["renju"].specs]
-    assert top[-1] == "rapfi" and top.index("rapfi") == 15  # above every built-in level
-    assert all(e is None for e in top[:15]) and all(e == "rapfi" for e in top[15:])
+    assert EXT9.engines == ("fake",) and LADDERS["gomoku8"].engines == () and LADDERS["connect_four"].engines == ()
+    for name, first in (("renju", 15), ("gomoku15", 15), ("gomoku9", 13)):
+        assert LADDERS[name].engines == ("rapfi",)
+        top = [engine_of(s) for s in LADDERS[name].specs]
+        assert top[-1] == "rapfi" and top.index("rapfi") == first  # above every built-in level
+        assert all(e is None for e in top[:first]) and all(e == "rapfi" for e in top[first:])
+    assert LADDERS["gomoku9"].specs[13:] == ("engine:rapfi:nodes=2000,threads=1", "engine:rapfi:nodes=256000,threads=1")
 
 
 def test_a_build_needing_an_engine_not_configured_stops_before_any_game(ext9):
@@ -98,6 +100,17 @@ def test_rate_plays_external_levels_only_where_their_engine_is_configured(ext9, 
     monkeypatch.setenv("BOARDGAME_ENVS_FAKE", launcher(tmp_path, "good"))
     playable, note = playable_levels(table)
     assert [lv.spec for lv in playable] == list(ext9.specs) and note == ""
+
+
+def test_the_shipped_gomoku9_ladder_climbs_into_rapfi_only_where_it_is_configured(monkeypatch):
+    """gomoku9's table rates its Rapfi levels above the built-in top; without Rapfi, rate stops there and says so."""
+    monkeypatch.delenv("BOARDGAME_ENVS_RAPFI", raising=False)
+    table = levels("gomoku9")
+    assert [(lv.name, lv.engine) for lv in table[12:]] == [("gomoku9/12", None), ("gomoku9/13", "rapfi"),
+                                                         ("gomoku9/14", "rapfi")]  # fmt: skip
+    playable, note = playable_levels(table)
+    assert playable == table[:13]
+    assert "gomoku9/13 .. gomoku9/14" in note and "--engine rapfi=PATH" in note and "BOARDGAME_ENVS_RAPFI" in note
 
 
 def test_rate_refuses_an_engine_that_ignores_its_node_budget(ext9, tmp_path, monkeypatch):
