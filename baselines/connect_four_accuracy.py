@@ -56,7 +56,7 @@ def elo_of(spec: str, table: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n", 1)[0])
     parser.add_argument("--limit", type=int, help="N positions spread over the set (default: all)")
     parser.add_argument("--policies", nargs="*", help="specs (default: perfect, the ladder's levels, the networks)")
     parser.add_argument("--out")

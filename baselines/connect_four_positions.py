@@ -206,7 +206,7 @@ def write(args: argparse.Namespace, work: Path, todo: list[dict], games: list[di
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n", 1)[0])
     parser.add_argument("--games", type=int, default=320, help="ladder games to replay (default 320)")
     parser.add_argument("--per-phase", type=int, default=300, help="positions per phase at most (default 300)")
     parser.add_argument("--node-limit", type=int, default=2_000_000_000, help="nodes per position before it is left out")

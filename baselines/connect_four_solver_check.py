@@ -136,7 +136,7 @@ def empty_board(args: argparse.Namespace) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n", 1)[0])
     parser.add_argument("--pons", help="Pons's c4solver binary: compare with it")
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--first", type=int, default=8, help="the fewest moves of a compared position (default 8)")

@@ -9,6 +9,8 @@ MODE says otherwise:
 * ``crash``: writes ``boom`` to stderr and exits with status 3 instead of a move;
 * ``fixed X,Y``: always answers ``X,Y`` (off the board, occupied, forbidden...);
 * ``slow SECONDS``: sleeps, then answers;
+* ``busy SECONDS``: computes for that many seconds of its own CPU time, then answers (an engine that thinks
+  past its node budget);
 * ``refuse``: ``ERROR`` to ``START``; ``exit``: exits on ``START``; ``mute``: never answers ``START``;
 * ``norestart``: ``UNKNOWN`` to ``RESTART``;
 * ``extra``: writes an unasked ``OK`` line right after each move;
@@ -94,6 +96,10 @@ def move():
                 time.sleep(0.01)
     if mode == "slow":
         time.sleep(float(arg))
+    if mode == "busy":
+        until = time.process_time() + float(arg)
+        while time.process_time() < until:
+            pass
     say("MESSAGE \x1b[2J\x1b]2;owned\x07thinking" if mode == "escape" else "MESSAGE thinking")
     if mode == "random":
         import random
