@@ -2,7 +2,7 @@
 
     nice -n 5 python baselines/connect_four_solver_check.py --pons .engines/connect4/c4solver --positions 300 \\
         --out baselines/results/connect_four_solver.md
-    nice -n 5 python baselines/connect_four_solver_check.py --empty --minutes 30 --out baselines/results/connect_four_empty_board.md
+    nice -n 5 python baselines/connect_four_solver_check.py --empty --minutes 30 --out runs/connect_four_empty_board.md
 
 ``--pons``: Pons's solver (github.com/PascalPons/connect4, AGPL; build it with
 ``make`` in a clone outside the package, e.g. under the git-ignored ``.engines/``)

@@ -61,10 +61,12 @@ class RunFolder:
             return "new"
         if not path.is_dir():
             raise RunFolderError(f"{path}: not a folder; give --out a folder for the run")
-        stamp = path / STAMP
-        if stamp.is_file() or stamp.is_symlink():
-            return self._check_stamp(stamp)
-        if all(_leftover(p.name) for p in path.iterdir()):
+        # One listing decides: a stamp looked up before the listing could be renamed into place between the two
+        # (another process opening the same new folder), and the folder would look foreign.
+        names = [p.name for p in path.iterdir()]
+        if STAMP in names:
+            return self._check_stamp(path / STAMP)
+        if all(_leftover(name) for name in names):
             return "new"
         if self.older is not None and self.older(path):
             return "older"

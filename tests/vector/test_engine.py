@@ -140,7 +140,7 @@ def test_reset_seed_reproduces_random_play():
         (lambda: vector.make("tictactoe", 2, board_size=9), ValueError, "board_size=9 does not apply"),
         (lambda: vector.make("gomoku", 2, board_size=4), ValueError, r"board_size must be an integer in 5\.\.19"),
         (lambda: vector.make("gomoku", 2, rule="pente"), ValueError, "unknown rule 'pente'"),
-        (lambda: vector.make("gomoku", 2, size=9), TypeError, "unexpected keyword argument 'size'"),
+        (lambda: vector.make("gomoku", 2, size=9), ValueError, "gomoku takes board_size, win_length and rule; size does not apply"),
         (lambda: vector.make("tictactoe", 2, illegal_action="skip"), ValueError, "illegal_action must be one of"),
         (lambda: vector.make("tictactoe", 2).step([0]), ValueError, r"actions must have shape \(2,\)"),
         (lambda: vector.make("tictactoe", 2).step([0.0, 1.0]), TypeError, "actions must be integers, got float64"),
