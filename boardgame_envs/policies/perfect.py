@@ -12,6 +12,7 @@ in ``fallbacks``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -19,10 +20,11 @@ import numpy as np
 from boardgame_envs.games.connect_four_solver import SolverBudgetError, shared_solver
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.games.solver import MAX_CELLS, solver_for
-from boardgame_envs.policies.base import game_state_of
+from boardgame_envs.policies.base import check_budget, game_state_of
 
 DEFAULT_NODES = 50_000_000  # connect four: about 10 s of one core of the development machine, per move at most
 FALLBACK_NODES = 16_000  # the connect four ladder's top alpha-beta level
+_NETWORK_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # "alphabeta", or a shipped network's name
 
 
 class PerfectPolicy:
@@ -33,18 +35,23 @@ class PerfectPolicy:
 
     name = "perfect"
 
-    def __init__(self, nodes: int = DEFAULT_NODES, seed: int | None = None) -> None:
-        if isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)) or nodes < 1:
-            raise ValueError(f"nodes must be a positive whole number, not {nodes!r}")
+    def __init__(self, nodes: int = DEFAULT_NODES, fallback: str = "alphabeta", seed: int | None = None) -> None:
+        check_budget("nodes", nodes)
+        if not isinstance(fallback, str) or not _NETWORK_NAME.fullmatch(fallback):
+            raise ValueError(f"fallback must be 'alphabeta' or the name of a shipped connect-four network "
+                             f"(pretrained:NAME, e.g. connect-four), not {fallback!r}")  # fmt: skip
         self.nodes = int(nodes)
+        self.fallback = fallback
         self.rng = np.random.default_rng(seed)
-        self.fallbacks = 0  # connect-four moves played by the fallback search
+        self.fallbacks = 0  # connect-four moves played by the fallback
         self._fallback: Any = None
 
     def check_game(self, game: Any) -> None:
         """Raise ``ValueError`` now, in one line, unless an exact solver solves ``game``: connect four, or a
         freestyle m,n,k game of at most ``MAX_CELLS`` points."""
         if as_family(game, "connect_four") is not None:
+            if self.fallback != "alphabeta":  # the network is built now, so a wrong one is refused before play
+                self._check_fallback(game)
             return
         describe = getattr(game, "describe", None)
         words = describe() if callable(describe) else repr(game)
@@ -56,6 +63,17 @@ class PerfectPolicy:
                 f"the perfect player only plays boards the exact solver can solve (at most {MAX_CELLS} points), "
                 f"not {game.size}x{game.size}"
             )
+
+    def _check_fallback(self, game: Any) -> None:
+        fallback = self._fallback_policy()
+        check = getattr(fallback, "check_game", None)
+        if callable(check):
+            check(game)
+            return
+        trained = getattr(fallback, "game", None)
+        if trained is not None and trained != game:
+            raise ValueError(f"the fallback pretrained:{self.fallback} was trained on {trained.describe()}, "
+                             f"not {game.describe()}")  # fmt: skip
 
     def act(self, state: Any) -> int:
         state = game_state_of(state)  # an env stands for its state
@@ -72,11 +90,28 @@ class PerfectPolicy:
             signs = solver.move_scores(state, exact=False)
         except SolverBudgetError:
             self.fallbacks += 1
-            if self._fallback is None:
-                from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
-
-                self._fallback = AlphaBetaPolicy(nodes=FALLBACK_NODES, seed=int(self.rng.integers(2**31)))
-            return int(self._fallback.act(state))
+            return int(self._fallback_policy().act(state))
         best = max(signs.values())
+        if best < 0:  # lost whatever it plays: hold out longest, the most a perfect opponent must still find
+            try:
+                signs = solver.move_scores(state, exact=True)
+            except SolverBudgetError:
+                self.fallbacks += 1
+                return int(self._fallback_policy().act(state))
+            best = max(signs.values())
         keep = [c for c, v in signs.items() if v == best]
         return int(keep[self.rng.integers(len(keep))])
+
+    def _fallback_policy(self) -> Any:
+        """The player of the moves the solver cannot settle within its budget (built on first use)."""
+        if self._fallback is None:
+            seed = int(self.rng.integers(2**31))
+            if self.fallback == "alphabeta":
+                from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
+
+                self._fallback = AlphaBetaPolicy(nodes=FALLBACK_NODES, seed=seed)
+            else:  # a shipped network, through the registry (the package's networks live above the policies)
+                from boardgame_envs.policies.registry import make_policy
+
+                self._fallback = make_policy(f"pretrained:{self.fallback}", seed=seed)
+        return self._fallback
