@@ -36,13 +36,14 @@ from boardgame_envs.alphazero.checkpoint import (
     stale_temporaries,
 )  # fmt: skip
 from boardgame_envs.alphazero.summary import METRICS, SUMMARY, plot_summary, read_metrics, sync_metrics
+from boardgame_envs.arena.lock import PID_SUFFIX
 from boardgame_envs.safeio import stale_temporaries as temporaries_in
 
 __all__ = ["RunLedger", "check_own_folder"]
 
 #: What a run of the trainer keeps in ``out`` (its temporaries too, ``.NAME.*.tmp``): a folder holding anything
 #: else and no ``latest.pt`` is another tool's (a PPO recipe's run, an SB3 model, a project) and is refused.
-OWN_ENTRIES = {LATEST, LOCK, METRICS, SUMMARY, "snapshots", "tensorboard"}
+OWN_ENTRIES = {LATEST, LOCK, LOCK + PID_SUFFIX, METRICS, SUMMARY, "snapshots", "tensorboard"}  # (.pid: no flock)
 
 
 def check_own_folder(out: Path) -> None:

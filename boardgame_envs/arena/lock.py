@@ -13,6 +13,11 @@ process ever removes or takes a lock another one holds. Only a regular file is u
 a symlink at the path is refused in one line), and reading its pid reads a few bytes at most. A full disk
 while the pid is written is one line (:class:`~boardgame_envs.safeio.DiskFullError`), the lock let go and
 its file removed. A lock holds processes of one machine apart: ``flock`` over a network file system may not.
+
+Where the system has no ``flock`` (Windows), the kernel's lock on the file is taken through ``filelock`` (a
+byte-range lock there, let go by the system when the holder dies too) and the pid is written to a file beside
+it, ``<lock>.pid``; a refusal names that pid, but whether a previous holder is still running is not asked
+(``os.kill(pid, 0)`` would end the process on Windows), so a takeover's line says only whose lock it was.
 """
 
 from __future__ import annotations
@@ -34,13 +39,15 @@ try:
 except ImportError:  # pragma: no cover (Windows: no flock)
     fcntl = None  # type: ignore[assignment]
 
+PID_SUFFIX = ".pid"  # without flock, the pid file beside the lock file: <lock>.pid
 PID_BYTES = 32  # a pid line is under 12 bytes; a lock file is never read further
 _OPEN_TRIES = 20  # a file unlinked between our open and our lock sends us round again; holders come and go
 _OWNER_WAIT_S = 1.0  # a holder writes its pid right after it locks: how long a refused process waits to read it
 
 # The locks this process holds, by the lock file's (device, inode): a second object on the same file shares the
-# descriptor (flock conflicts between two descriptors of one process too).
+# descriptor (flock conflicts between two descriptors of one process too). Without flock: filelock's locks, by path.
 _HELD: dict[tuple[int, int], int] = {}
+_PORTABLE: dict[str, object] = {}
 _HELD_GUARD = threading.Lock()
 
 
@@ -65,11 +72,18 @@ class PidLock:
         self.subject, self.holder, self.advice = subject, holder, advice
         self.held = False
         self._key: tuple[int, int] | None = None
+        self._portable_key: str | None = None
+
+    @property
+    def pid_path(self) -> Path:
+        """Where the holder's pid is written: the lock file itself, or beside it where there is no flock."""
+        return self.path if fcntl is not None else self.path.with_name(self.path.name + PID_SUFFIX)
 
     def acquire(self) -> None:
-        if fcntl is None:  # pragma: no cover
-            raise OSError(errno_codes.ENOTSUP, "locking a folder needs flock, which this system lacks", str(self.path))
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if fcntl is None:
+            self._acquire_portable()
+            return
         for _ in range(_OPEN_TRIES):
             fd = self._open()
             try:
@@ -80,6 +94,54 @@ class PidLock:
                 raise
             os.close(fd)  # the file was unlinked or replaced after we opened it: open the path again
         raise self.error(f"cannot lock {self.subject}: other processes kept taking it; try again")
+
+    def _acquire_portable(self) -> None:
+        """The lock without flock: filelock's exclusive lock on the lock file, the pid in :attr:`pid_path`."""
+        from filelock import FileLock, Timeout
+
+        key = str(self.path.resolve())
+        with _HELD_GUARD:
+            if key in _PORTABLE:  # this process holds it already: share it, as with flock
+                self._portable_key, self.held = key, True
+                return
+            for path in (self.path, self.pid_path):
+                try:
+                    refuse_irregular(path, os.lstat(path).st_mode, "lock file")
+                except FileNotFoundError:
+                    pass
+                except (FileRefusedError, IsADirectoryError) as exc:
+                    raise self._refusal(exc) from None
+            lock = FileLock(str(self.path), timeout=0, thread_local=False)
+            try:
+                lock.acquire()
+            except Timeout:
+                owner = self._wait_for_owner()
+                who = f"pid {owner}" if owner is not None else "a process that has not written its pid yet"
+                raise self.error(f"{self.subject} is in use by another {self.holder} ({who}); {self.advice}") from None
+            previous = self.owner()
+            if previous is not None and previous != os.getpid():
+                print(f"taking over the lock of {self.subject} (pid {previous}, which no longer holds it)",
+                      file=sys.stderr)  # fmt: skip
+            try:
+                with open(self.pid_path, "w", encoding="ascii") as out:
+                    out.write(f"{os.getpid()}\n")
+            except OSError as exc:
+                _unlink_quietly(self.pid_path)
+                lock.release()
+                if exc.errno in DISK_FULL:
+                    raise DiskFullError(self.pid_path, exc.errno) from None
+                raise
+            _PORTABLE[key] = lock
+            self._portable_key, self.held = key, True
+
+    def _wait_for_owner(self) -> int | None:
+        """The pid beside a lock held elsewhere, waiting briefly for a holder that has not yet written it."""
+        deadline = time.monotonic() + _OWNER_WAIT_S
+        while True:
+            pid = self.owner()
+            if pid is not None or time.monotonic() > deadline:
+                return pid
+            time.sleep(0.01)
 
     def _open(self) -> int:
         """A descriptor of the lock file (created if missing), checked to be a regular file."""
@@ -148,9 +210,11 @@ class PidLock:
 
     def owner(self) -> int | None:
         """The pid written in the lock file; None if there is none or it cannot be read (never waits)."""
+        path = self.pid_path
         try:
-            refuse_irregular(self.path, os.lstat(self.path).st_mode, "lock file")
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+            refuse_irregular(path, os.lstat(path).st_mode, "lock file")
+            flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+            fd = os.open(path, flags)
         except (OSError, FileRefusedError):
             return None
         try:
@@ -162,6 +226,13 @@ class PidLock:
         if not self.held:
             return
         self.held = False
+        if self._portable_key is not None:
+            with _HELD_GUARD:
+                lock = _PORTABLE.pop(self._portable_key, None)
+                if lock is not None:  # (None: another object of this process on the same file let go already)
+                    _unlink_quietly(self.pid_path)  # while still held: no one else's pid is removed
+                    lock.release()  # type: ignore[attr-defined]
+            return
         with _HELD_GUARD:
             fd = _HELD.pop(self._key, None) if self._key is not None else None
             if fd is None:  # another object of this process on the same file let go of it already
@@ -190,10 +261,22 @@ def _same_file(path: Path, info: os.stat_result) -> bool:
     return (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino) and stat.S_ISREG(now.st_mode)
 
 
+def _unlink_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 def _read_pid(fd: int) -> int | None:
     """The pid at the start of the lock file ``fd``: a few bytes read, None if none is there."""
     try:
-        pid = int(os.pread(fd, PID_BYTES, 0).split()[0])
+        if hasattr(os, "pread"):
+            head = os.pread(fd, PID_BYTES, 0)
+        else:  # pragma: no cover (Windows)
+            os.lseek(fd, 0, os.SEEK_SET)
+            head = os.read(fd, PID_BYTES)
+        pid = int(head.split()[0])
     except (OSError, ValueError, IndexError):
         return None
     return pid if pid > 0 else None  # (kill(0) and kill(-1) would reach whole groups, not a process)

@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from boardgame_envs.arena.lock import PidLock
+from boardgame_envs.arena.lock import PID_SUFFIX, PidLock
 from boardgame_envs.safeio import FileRefusedError, atomic_write_text, read_json
 
 STAMP = "run.json"
@@ -129,7 +129,7 @@ class RunFolder:
 
 def _leftover(name: str) -> bool:
     """A file that a run killed before its first save may leave in a folder it had just made."""
-    return name == LOCK or (name.startswith(f".{STAMP}.") and name.endswith(".tmp"))
+    return name in (LOCK, LOCK + PID_SUFFIX) or (name.startswith(f".{STAMP}.") and name.endswith(".tmp"))
 
 
 def _one_line(exc: BaseException, path: Path) -> str:

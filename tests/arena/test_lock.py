@@ -16,6 +16,7 @@ import pytest
 from lock_holders import held_elsewhere, left_by_a_killed_holder
 from process_guards import hard_timeout
 
+from boardgame_envs.arena import lock as lock_module
 from boardgame_envs.arena.lock import InUseError, PidLock
 from boardgame_envs.safeio import DiskFullError
 from boardgame_envs.selfplay.rundir import LOCK, RunFolder
@@ -139,3 +140,29 @@ def test_a_forked_child_does_not_keep_its_parents_lock(tmp_path):
     finally:
         child.kill()
         child.join()
+
+
+def test_without_flock_the_lock_is_filelocks_and_the_pid_is_written_beside_it(tmp_path, monkeypatch, capsys):
+    """Windows has no flock: the same promises through filelock (here on its Unix side; forked holders share the
+    patched module), the pid in ``<lock>.pid``."""
+    monkeypatch.setattr(lock_module, "fcntl", None)
+    path, pid_file = tmp_path / "x.lock", tmp_path / "x.lock.pid"
+    lock = PidLock(path, "the log", "build", "wait for it")
+    assert lock.pid_path == pid_file
+    with held_elsewhere(path) as other:
+        with pytest.raises(InUseError) as info:
+            lock.acquire()
+        assert str(info.value) == f"the log is in use by another build (pid {other.pid}); wait for it"
+    dead = left_by_a_killed_holder(path)
+    assert pid_file.read_text() == f"{dead}\n"
+    with lock:
+        assert f"taking over the lock of the log (pid {dead}, which no longer holds it)" in capsys.readouterr().err
+        assert lock.owner() == os.getpid() and pid_file.read_text() == f"{os.getpid()}\n"
+        with PidLock(path, "the log", "build", "wait") as again:  # this process, rebuilt on its own resource
+            assert again.held
+    assert not pid_file.exists() and lock.owner() is None
+    with hard_timeout(120):
+        for trial in range(3):
+            outcomes = _race(tmp_path / f"run-{trial}")
+            holders = [who for kind, who in outcomes if kind == "held"]
+            assert len(holders) == 1, f"trial {trial}: {len(holders)} holders at once"
