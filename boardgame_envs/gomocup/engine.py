@@ -173,6 +173,9 @@ class GomocupEngine:
         for key, value in info.items():
             if not key.startswith("info.") or len(key) == 5:
                 raise TypeError(f"{key!r} is not an argument of policy 'pbrain' (engine options are info.KEY=VALUE)")
+            named = {v: k for k, v in OPTION_KEYS.items()}.get(key[5:].upper())
+            if named is not None:  # the budget options go through their checks (a stated maximum)
+                raise ValueError(f"{key}= is what {named}= sends (within its checks); write {named}={value}")
             extra[key[5:]] = value
         for key, value in (("nodes", nodes), ("depth", depth), ("threads", threads)):
             if value is None:

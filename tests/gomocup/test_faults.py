@@ -208,6 +208,10 @@ def test_options_become_info_lines(tmp_path):
         make_policy(f"pbrain:{path}:turn=100")
     with pytest.raises(ValueError, match="nodes must be a positive integer"):
         make_policy(f"pbrain:{path}:nodes=0")
+    with pytest.raises(ValueError, match=r"info.MAX_NODE= is what nodes= sends .*; write nodes=10000000000000"):
+        make_policy(f"pbrain:{path}:info.MAX_NODE=10000000000000")  # not past the stated maximum by another name
+    with pytest.raises(ValueError, match="info.max_depth= is what depth= sends"):
+        make_policy(f"pbrain:{path}:info.max_depth=9")
     with pytest.raises(ValueError, match="INFO key .a b.: expected letters"):
         GomocupEngine(path, info={"a b": 1})
     with pytest.raises(ValueError, match="expected one word"):
