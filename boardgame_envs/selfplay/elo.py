@@ -40,7 +40,7 @@ import numpy as np
 from boardgame_envs.ladder import ladder_for
 from boardgame_envs.ladder.rating import Rating, check_rating_games, rate
 from boardgame_envs.policies.base import game_state_of
-from boardgame_envs.safeio import FileRefusedError, read_text
+from boardgame_envs.safeio import FileRefusedError, open_append, read_text
 from boardgame_envs.selfplay.sb3_policy import LAYOUTS, Sb3Policy, encode
 
 FIELDS = ("timesteps", "elo", "low", "high", "games", "rating_cpu_s", "total_cpu_s", "cpu_share", "skipped")
@@ -280,7 +280,7 @@ class EloTracker:
             return
         new = not self.csv_path.exists()
         self.csv_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.csv_path.open("a", newline="") as f:
+        with open_append(self.csv_path, "Elo curve", newline="") as f:  # a FIFO there is one line, not a wait
             writer = csv.writer(f)
             if new:
                 writer.writerow(FIELDS)

@@ -4,6 +4,7 @@ file that already holds one (a second run is refused when it starts; a resumed r
 from __future__ import annotations
 
 import csv
+import os
 
 import gymnasium
 import numpy as np
@@ -77,3 +78,15 @@ def test_the_callback_refuses_a_second_run_when_training_starts(tmp_path):
     model.learn(32, callback=EloCallback("tictactoe", every=32, games=2, max_share=1.0, csv_path=curve),
                 reset_num_timesteps=False)  # the same run, resumed: its curve goes on
     assert _steps(curve) == [32, 64]
+
+
+def test_a_curve_path_that_is_a_fifo_is_one_line_not_a_wait(tmp_path):
+    from process_guards import hard_timeout
+
+    from boardgame_envs.safeio import FileRefusedError
+
+    curve = tmp_path / "elo.csv"
+    os.mkfifo(curve)
+    tracker = EloTracker("tictactoe", every=100, games=2, max_share=1.0, csv_path=curve, layout="hwc")
+    with hard_timeout(60), pytest.raises(FileRefusedError, match="not a regular file"):
+        tracker.update(100, first_legal)
