@@ -48,6 +48,7 @@ _OWNER_WAIT_S = 1.0  # a holder writes its pid right after it locks: how long a 
 # descriptor (flock conflicts between two descriptors of one process too). Without flock: filelock's locks, by path.
 _HELD: dict[tuple[int, int], int] = {}
 _PORTABLE: dict[str, object] = {}
+_INHERITED: list[object] = []  # a forked child's copies of its parent's filelock objects (see _forget_in_child)
 _HELD_GUARD = threading.Lock()
 
 
@@ -304,6 +305,10 @@ def _forget_in_child() -> None:
         except OSError:
             pass
     _HELD.clear()
+    # filelock's objects (no flock on the system) are kept, never released nor collected: releasing one, or its
+    # __del__, would unlock the description the parent shares.
+    _INHERITED.extend(_PORTABLE.values())
+    _PORTABLE.clear()
 
 
 if hasattr(os, "register_at_fork"):

@@ -8,6 +8,7 @@ unlinked by a competitor gave two holders in 6 of 30 such trials.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
@@ -166,3 +167,47 @@ def test_without_flock_the_lock_is_filelocks_and_the_pid_is_written_beside_it(tm
             outcomes = _race(tmp_path / f"run-{trial}")
             holders = [who for kind, who in outcomes if kind == "held"]
             assert len(holders) == 1, f"trial {trial}: {len(holders)} holders at once"
+
+
+def test_without_flock_a_forked_child_neither_holds_nor_frees_its_parents_lock(tmp_path, monkeypatch):
+    monkeypatch.setattr(lock_module, "fcntl", None)
+    path = tmp_path / "x.lock"
+    with PidLock(path, "the log", "build", "wait"):
+        child = FORK.Process(target=_try_and_drop_everything, args=(os.fspath(path),))
+        child.start()
+        child.join(30)
+        assert child.exitcode == 0  # refused in the child: it holds nothing of its parent's
+        with held_elsewhere_attempt(path) as refused:  # and the parent still holds it after the child is gone
+            assert refused
+    assert not (tmp_path / "x.lock.pid").exists()
+
+
+def _try_and_drop_everything(path: str) -> None:
+    import gc
+
+    try:
+        PidLock(path, "the log", "build", "wait").acquire()
+    except InUseError:
+        gc.collect()
+        os._exit(0)
+    os._exit(1)
+
+
+@contextlib.contextmanager
+def held_elsewhere_attempt(path):
+    """Whether another process is refused the lock at ``path`` now."""
+    ours, theirs = FORK.Pipe()
+
+    def attempt(conn):
+        try:
+            PidLock(path, "the log", "build", "wait").acquire()
+        except InUseError:
+            conn.send(True)
+            return
+        conn.send(False)
+
+    process = FORK.Process(target=attempt, args=(theirs,))
+    process.start()
+    assert ours.poll(30)
+    yield ours.recv()
+    process.join(30)
