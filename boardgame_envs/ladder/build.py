@@ -48,7 +48,7 @@ from boardgame_envs.gomocup.engines import configure_from
 from boardgame_envs.ladder.elo import Ratings, fit
 from boardgame_envs.ladder.games import GameResult, Task, append_log, ladder_task, missing, play, read_log, trim_torn_line
 from boardgame_envs.ladder.ladders import LADDERS, Ladder, LadderError, engine_of
-from boardgame_envs.ladder.report import OneLineParser, write_plot, write_table
+from boardgame_envs.ladder.report import RaisingParser, write_plot, write_table
 from boardgame_envs.ladder.table import TableError, read_table
 from boardgame_envs.arena.progress import progress_bar
 
@@ -287,7 +287,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(prog="python -m boardgame_envs.ladder.build", description=__doc__.split("\n\n")[0])
+    parser = RaisingParser(prog="python -m boardgame_envs.ladder.build", description=__doc__.split("\n\n")[0])
     parser.add_argument("ladder", metavar="LADDER", help=", ".join(LADDERS))
     parser.add_argument("--jobs", type=int, default=1, help="games at a time (local: at most the cores)")
     parser.add_argument("--backend", default="local", help=f"where the games run: {' or '.join(BACKENDS)} (default local)")

@@ -217,7 +217,7 @@ def update_docs(path: Path | str) -> bool:
     return True
 
 
-class OneLineParser(argparse.ArgumentParser):
+class RaisingParser(argparse.ArgumentParser):
     """An argument parser whose errors are ValueErrors, which ``main`` prints as one line (no usage block)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -229,7 +229,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(prog="python -m boardgame_envs.ladder.report", description=__doc__.split("\n\n")[1])
+    parser = RaisingParser(prog="python -m boardgame_envs.ladder.report", description=__doc__.split("\n\n")[1])
     parser.add_argument("--docs", metavar="FILE", required=True, help="the markdown page whose ladder tables to rewrite")
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if the tables are out of date")
     try:
