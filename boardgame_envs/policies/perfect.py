@@ -86,20 +86,15 @@ class PerfectPolicy:
     def _connect_four(self, state: Any) -> int:
         solver = shared_solver()
         solver.node_limit = self.nodes
-        try:
-            signs = solver.move_scores(state, exact=False)
-        except SolverBudgetError:
+        scores = _scores_within(solver, state, exact=False)  # signs: cheaper than exact scores
+        if scores is not None and max(scores.values()) < 0:
+            # Lost whatever it plays: hold out longest, the most a perfect opponent must still find.
+            scores = _scores_within(solver, state, exact=True)
+        if scores is None:
             self.fallbacks += 1
             return int(self._fallback_policy().act(state))
-        best = max(signs.values())
-        if best < 0:  # lost whatever it plays: hold out longest, the most a perfect opponent must still find
-            try:
-                signs = solver.move_scores(state, exact=True)
-            except SolverBudgetError:
-                self.fallbacks += 1
-                return int(self._fallback_policy().act(state))
-            best = max(signs.values())
-        keep = [c for c, v in signs.items() if v == best]
+        best = max(scores.values())
+        keep = [c for c, v in scores.items() if v == best]
         return int(keep[self.rng.integers(len(keep))])
 
     def _fallback_policy(self) -> Any:
@@ -115,3 +110,11 @@ class PerfectPolicy:
 
                 self._fallback = make_policy(f"pretrained:{self.fallback}", seed=seed)
         return self._fallback
+
+
+def _scores_within(solver: Any, state: Any, exact: bool) -> dict[int, int] | None:
+    """Every legal column's score (or sign) within the solver's node limit; None past it."""
+    try:
+        return solver.move_scores(state, exact=exact)
+    except SolverBudgetError:
+        return None

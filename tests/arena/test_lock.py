@@ -73,21 +73,38 @@ def test_eight_processes_opening_one_run_folder_at_once_give_one_holder(tmp_path
             assert not (folder / LOCK).exists()  # the holder let go and removed its file
 
 
-def test_a_dead_holders_lock_is_taken_over_and_a_live_ones_is_refused_naming_it(tmp_path, capsys):
+@pytest.mark.parametrize("flock", [True, False], ids=["flock", "no flock"])
+def test_a_dead_holders_lock_is_taken_over_and_a_live_ones_is_refused_naming_it(tmp_path, capsys, monkeypatch, flock):
+    """Without flock (Windows) the same promises hold through filelock (here on its Unix side; forked holders share
+    the patched module), the pid in ``<lock>.pid``; whether the old holder still runs is not asked there."""
+    if not flock:
+        monkeypatch.setattr(lock_module, "fcntl", None)
     path = tmp_path / "x.lock"
+    pid_file = path if flock else tmp_path / "x.lock.pid"
     lock = PidLock(path, "the log", "build", "wait for it")
+    assert lock.pid_path == pid_file
     with held_elsewhere(path) as other:
         with pytest.raises(InUseError) as info:
             lock.acquire()
         assert str(info.value) == f"the log is in use by another build (pid {other.pid}); wait for it"
     dead = left_by_a_killed_holder(path)
-    assert path.read_text() == f"{dead}\n"
+    assert pid_file.read_text() == f"{dead}\n"
     with lock:
-        assert f"taking over the lock of the log (pid {dead}, no longer running)" in capsys.readouterr().err
-        assert lock.owner() == os.getpid()
+        how = "no longer running" if flock else "which no longer holds it"
+        assert f"taking over the lock of the log (pid {dead}, {how})" in capsys.readouterr().err
+        assert lock.owner() == os.getpid() and pid_file.read_text() == f"{os.getpid()}\n"
         with PidLock(path, "the log", "build", "wait") as again:  # this process, rebuilt on its own resource
             assert again.held
-    assert not path.exists() and lock.owner() is None
+    assert not pid_file.exists() and lock.owner() is None
+
+
+def test_without_flock_eight_processes_opening_one_run_folder_give_one_holder(tmp_path, monkeypatch):
+    monkeypatch.setattr(lock_module, "fcntl", None)
+    with hard_timeout(120):
+        for trial in range(3):
+            outcomes = _race(tmp_path / f"run-{trial}")
+            holders = [who for kind, who in outcomes if kind == "held"]
+            assert len(holders) == 1, f"trial {trial}: {len(holders)} holders at once"
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev zero", "symlink"])
@@ -141,32 +158,6 @@ def test_a_forked_child_does_not_keep_its_parents_lock(tmp_path):
     finally:
         child.kill()
         child.join()
-
-
-def test_without_flock_the_lock_is_filelocks_and_the_pid_is_written_beside_it(tmp_path, monkeypatch, capsys):
-    """Windows has no flock: the same promises through filelock (here on its Unix side; forked holders share the
-    patched module), the pid in ``<lock>.pid``."""
-    monkeypatch.setattr(lock_module, "fcntl", None)
-    path, pid_file = tmp_path / "x.lock", tmp_path / "x.lock.pid"
-    lock = PidLock(path, "the log", "build", "wait for it")
-    assert lock.pid_path == pid_file
-    with held_elsewhere(path) as other:
-        with pytest.raises(InUseError) as info:
-            lock.acquire()
-        assert str(info.value) == f"the log is in use by another build (pid {other.pid}); wait for it"
-    dead = left_by_a_killed_holder(path)
-    assert pid_file.read_text() == f"{dead}\n"
-    with lock:
-        assert f"taking over the lock of the log (pid {dead}, which no longer holds it)" in capsys.readouterr().err
-        assert lock.owner() == os.getpid() and pid_file.read_text() == f"{os.getpid()}\n"
-        with PidLock(path, "the log", "build", "wait") as again:  # this process, rebuilt on its own resource
-            assert again.held
-    assert not pid_file.exists() and lock.owner() is None
-    with hard_timeout(120):
-        for trial in range(3):
-            outcomes = _race(tmp_path / f"run-{trial}")
-            holders = [who for kind, who in outcomes if kind == "held"]
-            assert len(holders) == 1, f"trial {trial}: {len(holders)} holders at once"
 
 
 def test_without_flock_a_forked_child_neither_holds_nor_frees_its_parents_lock(tmp_path, monkeypatch):
