@@ -5,9 +5,11 @@ value (win, draw or loss), so a policy tested against it meets every perfect
 line, not one. Small freestyle m,n,k games come from :mod:`boardgame_envs.games.solver`;
 connect four from :mod:`boardgame_envs.games.connect_four_solver`, which asks
 only for each column's sign (cheaper than exact scores) within ``nodes`` nodes
-per move; where that budget runs out (in practice only in the first moves of a
-game) it plays ``alphabeta:nodes=FALLBACK_NODES``'s move instead, and counts it
-in ``fallbacks``.
+per move, and in a lost position for exact scores, to play a column that loses
+latest (against a fallible opponent, the one most likely to be saved); where
+that budget runs out (in practice only in the first moves of a game) the
+fallback plays instead, ``alphabeta:nodes=FALLBACK_NODES`` or a shipped
+connect-four network (``fallback=NAME``), and the move is counted in ``fallbacks``.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ _NETWORK_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # "alphabeta", or a ship
 class PerfectPolicy:
     """Plays value-keeping moves, ties broken by a seeded RNG: small freestyle m,n,k games (tic-tac-toe in
     milliseconds; square boards up to ``MAX_CELLS`` points, 6x6 taking minutes) and connect four (from about
-    12 moves in well under a second a move; ``nodes`` caps a move's search, past it ``alphabeta:nodes=16000``
-    moves). Refuses any other game in one line (:meth:`check_game`)."""
+    12 moves in well under a second a move; ``nodes`` caps a move's search, past it the fallback moves:
+    ``alphabeta:nodes=16000``, or ``pretrained:NAME`` with ``fallback=NAME``). Refuses any other game in one
+    line (:meth:`check_game`)."""
 
     name = "perfect"
 
