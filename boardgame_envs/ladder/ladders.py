@@ -187,6 +187,7 @@ LADDERS: dict[str, Ladder] = {
     "connect_four": Ladder("connect_four", "connect_four", None, None, (
         "random", "greedy:epsilon=0.8", "greedy:epsilon=0.5", "greedy:epsilon=0.2", "greedy",
         "mcts:simulations=1000", "alphabeta:nodes=4000", "alphabeta:nodes=16000",
+        "perfect:nodes=100000", "perfect:nodes=2000000", "perfect:nodes=20000000",
     )),
 }
 
