@@ -15,6 +15,7 @@ connect-four network (``fallback=NAME``), and the move is counted in ``fallbacks
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,10 @@ from boardgame_envs.policies.base import check_budget, game_state_of
 DEFAULT_NODES = 50_000_000  # connect four: about 10 s of one core of the development machine, per move at most
 FALLBACK_NODES = 16_000  # the connect four ladder's top alpha-beta level
 _NETWORK_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # "alphabeta", or a shipped network's name
+
+#: ``build_network(name, seed)``: the policy of ``pretrained:NAME``, for ``fallback=NAME``. Set by the policy
+#: registry, which names the package's networks by string: they live in layers above this one.
+build_network: Callable[[str, int], Any] | None = None
 
 
 class PerfectPolicy:
@@ -108,10 +113,10 @@ class PerfectPolicy:
                 from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
 
                 self._fallback = AlphaBetaPolicy(nodes=FALLBACK_NODES, seed=seed)
-            else:  # a shipped network, through the registry (the package's networks live above the policies)
-                from boardgame_envs.policies.registry import make_policy
-
-                self._fallback = make_policy(f"pretrained:{self.fallback}", seed=seed)
+            else:  # a shipped network, built by the registry's hook (the networks live above the policies)
+                if build_network is None:  # pragma: no cover (the registry is imported with the package)
+                    raise RuntimeError("no builder of shipped networks: import boardgame_envs.policies")
+                self._fallback = build_network(self.fallback, seed)
         return self._fallback
 
 

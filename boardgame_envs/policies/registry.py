@@ -317,6 +317,7 @@ def _register_builtins() -> None:
     from boardgame_envs.policies.alphabeta import AlphaBetaPolicy
     from boardgame_envs.policies.greedy import GreedyPolicy
     from boardgame_envs.policies.mcts import MCTSPolicy
+    from boardgame_envs.policies import perfect
     from boardgame_envs.policies.perfect import PerfectPolicy
     from boardgame_envs.policies.random import RandomPolicy
     from boardgame_envs.policies.uct import UCTPolicy
@@ -325,6 +326,7 @@ def _register_builtins() -> None:
     register("mcts", MCTSPolicy, "UCT with random rollouts and MCTS-Solver", built_to_check=True)
     register("alphabeta", AlphaBetaPolicy, "negamax with threat search", built_to_check=True)
     register("perfect", PerfectPolicy, "exact play on small boards and connect four", built_to_check=True)
+    perfect.build_network = lambda name, seed: make_policy(f"pretrained:{name}", seed=seed)  # its fallback=NAME
     register("uct", UCTPolicy, "plain UCT: every empty point a child, random rollouts, UCB1; the classic yardstick",
              built_to_check=True)  # fmt: skip
     register("greedy", GreedyPolicy, "one ply: take a win, block a four, else extend lines", built_to_check=True)
