@@ -1,9 +1,9 @@
 """The connect-four solver: against plain negamax, positions worked out by hand, and its own consistency.
 
 The published facts of the empty board (the first player wins, with the centre
-column only; the seven first moves score -2 -1 0 1 0 -1 -2) cost minutes to prove:
-``baselines/connect_four_solver_check.py`` proves them and compares the solver with
-Pascal Pons's over many positions (baselines/results/connect_four_solver.md). The
+column only; the seven first moves score -2 -1 0 1 0 -1 -2) cost 26 CPU-minutes to prove:
+``baselines/connect_four_solver_check.py --empty`` proved them (it also compares the solver with
+Pascal Pons's over many positions; baselines/results/connect_four_solver.md). The
 last test here runs that comparison on a few positions when ``C4SOLVER_PONS``
 names his ``c4solver`` binary, and says why it skips when it does not.
 """
