@@ -11,17 +11,22 @@ from pathlib import Path
 HARD_TIMEOUT_S = 90  # far above the seconds these tests take; only a hang reaches it
 
 
-def child_pids() -> set[int]:
-    """The live (not zombie) processes whose parent is this one, read from /proc."""
+def children_of(pid: int) -> set[int]:
+    """The live (not zombie) processes whose parent is ``pid``, read from /proc."""
     pids = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+        if int(fields[1]) == pid and fields[0] != "Z":
             pids.add(int(stat.parent.name))
     return pids
+
+
+def child_pids() -> set[int]:
+    """The live (not zombie) processes whose parent is this one."""
+    return children_of(os.getpid())
 
 
 @contextlib.contextmanager

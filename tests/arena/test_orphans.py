@@ -15,23 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
+from process_guards import children_of
 
 from boardgame_envs.safeio import remove_stale_temporaries, stale_temporaries
 
 DEADLINE_S = 10  # the parent-death signal is at once; the watchdog, where it is the only guard, within 0.5 s
-
-
-def children_of(pid: int) -> set[int]:
-    """The live processes whose parent is ``pid``, from /proc."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.add(int(stat.parent.name))
-    return found
 
 
 def running(pid: int) -> bool:
