@@ -68,20 +68,18 @@ class MNKBatch:
              final_obs: np.ndarray | None, rewards: np.ndarray, terminated: np.ndarray) -> int:  # fmt: skip
         """Play ``actions`` in the games flagged by ``where``; planes into ``obs`` / ``final_obs`` ``(B, N*N*C)``
         when given; return the number of illegal actions (nothing changed if ``raising`` and any)."""
-        planes = self.num_planes
         cfg = self._cfg[autoreset and final_obs is not None, obs is not None]
         obs = self._no_obs if obs is None else obs
         final_obs = self._no_obs if final_obs is None else final_obs
         return self._step_kernel(
             cfg, self.boards, self.to_move, self.num_moves, self.last_move, self.forbidden, self._renju_info,
             self._renju_empty, self.legal, self.num_legal, self.over, actions, where, raising, self.illegal,
-            obs, K.words_of(obs, planes), final_obs, K.words_of(final_obs, planes), rewards, terminated,
+            obs, final_obs, rewards, terminated,
         )  # fmt: skip
 
     def observe(self, viewers: np.ndarray, out: np.ndarray) -> None:
         """Planes ``(B, N*N*C)`` int8 of every game as player ``viewers[b]`` (a colour) sees it."""
-        K.observe(self.boards, viewers, self.to_move, self.last_move, self.forbidden, out,
-                  K.words_of(out, self.num_planes))  # fmt: skip
+        K.observe(self.boards, viewers, self.to_move, self.last_move, self.forbidden, out)
 
     def state(self, b: int) -> MNKState:
         """Game ``b`` as a :class:`MNKState` (a copy)."""

@@ -104,25 +104,25 @@ def _planes5(boards, b, nn, viewer, to_move, last, forbidden, out):
 
 
 @cached_kernel()
-def write_planes(boards, b, viewer, to_move, last_move, forbidden, out, words):
+def write_planes(boards, b, viewer, to_move, last_move, forbidden, out):
     """Game ``b``'s planes as colour ``viewer`` sees them, into row ``b`` of ``out``.
 
     The same planes as the AEC env's ``observe``: own stones, the opponent's, the
     last move, all ones when black is to move, black's forbidden points; the plane
-    count (2, 4 or 5) is read from the width of ``out``; ``words`` is :func:`words_of` ``out``.
+    count (2, 4 or 5) is read from the width of ``out``.
     """
     nn = boards.shape[1]
     channels = out.shape[1] // nn
     if channels == 2:
         _planes2(boards, b, nn, viewer, out)
     elif channels == 4:
-        _planes4(boards, b, nn, viewer, to_move[b], last_move[b], words, out)
+        _planes4(boards, b, nn, viewer, to_move[b], last_move[b], out.view(np.int32), out)
     else:
         _planes5(boards, b, nn, viewer, to_move[b], last_move[b], forbidden, out)
 
 
 @cached_kernel()
-def write_rows(lo, hi, boards, viewers, to_move, last_move, forbidden, out, words):
+def write_rows(lo, hi, boards, viewers, to_move, last_move, forbidden, out):
     """:func:`write_planes` for games ``lo..hi-1``, each seen by ``viewers[b]``; the plane count is decided once."""
     nn = boards.shape[1]
     channels = out.shape[1] // nn
@@ -130,16 +130,14 @@ def write_rows(lo, hi, boards, viewers, to_move, last_move, forbidden, out, word
         for b in range(lo, hi):
             _planes2(boards, b, nn, viewers[b], out)
     elif channels == 4:
+        # A point's four planes as one int32 word (a row of 4 * n*n bytes is n*n words). The
+        # view is taken here, not handed in: numba's dispatch costs about 0.1 µs an argument.
+        words = out.view(np.int32)
         for b in range(lo, hi):
             _planes4(boards, b, nn, viewers[b], to_move[b], last_move[b], words, out)
     else:
         for b in range(lo, hi):
             _planes5(boards, b, nn, viewers[b], to_move[b], last_move[b], forbidden, out)
-
-
-def words_of(planes: np.ndarray, channels: int) -> np.ndarray:
-    """The ``words`` argument of :func:`write_planes` for ``planes`` ``(B, n*n*C)``: int32 words when ``C`` is 4."""
-    return planes.view(np.int32) if channels == 4 else planes
 
 
 @cached_kernel()
@@ -201,8 +199,7 @@ def _play(b, a, cfg, boards, to_move, num_moves, last_move, forbidden, renju_inf
 
 @cached_kernel()
 def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal,
-                num_legal, over, actions, where, illegal, obs, obs_words, final_obs, final_words, rewards,
-                terminated):  # fmt: skip
+                num_legal, over, actions, where, illegal, obs, final_obs, rewards, terminated):  # fmt: skip
     """Games ``lo..hi-1``' share of a step: their moves, results, auto-resets and planes."""
     for b in range(lo, hi):
         rewards[b, 0] = 0.0
@@ -224,8 +221,7 @@ def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, r
                 terminated[b] = True
                 if cfg[CFG_AUTORESET]:
                     # Seen by the player who did not act on the final step, as the AEC env's last() shows it.
-                    write_planes(boards, b, opponent(color), to_move, last_move, forbidden, final_obs,
-                                 final_words)  # fmt: skip
+                    write_planes(boards, b, opponent(color), to_move, last_move, forbidden, final_obs)
                     _new_game(b, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal,
                               num_legal, over)  # fmt: skip
                 else:
@@ -233,13 +229,12 @@ def _step_games(lo, hi, cfg, boards, to_move, num_moves, last_move, forbidden, r
                     num_legal[b] = 0
                     legal[b, :] = False
     if cfg[CFG_OBSERVE]:
-        write_rows(lo, hi, boards, to_move, to_move, last_move, forbidden, obs, obs_words)
+        write_rows(lo, hi, boards, to_move, to_move, last_move, forbidden, obs)
 
 
 @cached_kernel()
 def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
-                over, actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards,
-                terminated):  # fmt: skip
+                over, actions, where, raise_illegal, illegal, obs, final_obs, rewards, terminated):  # fmt: skip
     """Step the games flagged in ``where``; return the number of illegal actions.
 
     With ``raise_illegal`` and any illegal action, nothing is changed (the caller
@@ -249,15 +244,13 @@ def step_serial(cfg, boards, to_move, num_moves, last_move, forbidden, renju_inf
     if bad and raise_illegal:
         return bad
     _step_games(0, boards.shape[0], cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty,
-                legal, num_legal, over, actions, where, illegal, obs, obs_words, final_obs, final_words, rewards,
-                terminated)  # fmt: skip
+                legal, num_legal, over, actions, where, illegal, obs, final_obs, rewards, terminated)  # fmt: skip
     return bad
 
 
 @cached_kernel(parallel=True)
 def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, renju_info, renju_empty, legal, num_legal,
-                  over, actions, where, raise_illegal, illegal, obs, obs_words, final_obs, final_words, rewards,
-                  terminated):  # fmt: skip
+                  over, actions, where, raise_illegal, illegal, obs, final_obs, rewards, terminated):  # fmt: skip
     """:func:`step_serial` with blocks of games shared among numba's threads."""
     bad = check_actions(legal, over, actions, where, illegal)
     if bad and raise_illegal:
@@ -267,7 +260,7 @@ def step_parallel(cfg, boards, to_move, num_moves, last_move, forbidden, renju_i
     for i in prange(blocks):
         _step_games(i * total // blocks, (i + 1) * total // blocks, cfg, boards, to_move, num_moves, last_move,
                     forbidden, renju_info, renju_empty, legal, num_legal, over, actions, where, illegal, obs,
-                    obs_words, final_obs, final_words, rewards, terminated)  # fmt: skip
+                    final_obs, rewards, terminated)  # fmt: skip
     return bad
 
 
@@ -282,6 +275,6 @@ def reset_games(boards, to_move, num_moves, last_move, forbidden, renju_info, re
 
 
 @cached_kernel()
-def observe(boards, viewers, to_move, last_move, forbidden, out, words):
-    """Planes ``out[b]`` of every game as ``viewers[b]`` (a colour) sees it; ``words`` is :func:`words_of` ``out``."""
-    write_rows(0, boards.shape[0], boards, viewers, to_move, last_move, forbidden, out, words)
+def observe(boards, viewers, to_move, last_move, forbidden, out):
+    """Planes ``out[b]`` of every game as ``viewers[b]`` (a colour) sees it."""
+    write_rows(0, boards.shape[0], boards, viewers, to_move, last_move, forbidden, out)

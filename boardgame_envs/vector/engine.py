@@ -196,7 +196,8 @@ class VectorGames:
         """Each game's mover plays its ``actions[b]``; ``(obs, rewards, terminated, truncated, info)``."""
         b = self.num_envs
         obs = np.empty((b, self._obs_size), dtype=np.int8)
-        final_obs = np.zeros_like(obs) if self.autoreset else None
+        # np.zeros asks calloc for zeroed memory; zeros_like fills an empty array by copyto: 1 µs more for 256 15x15 games.
+        final_obs = np.zeros(obs.shape, dtype=np.int8) if self.autoreset else None
         rewards, terminated = self._advance(actions, self._everywhere, obs, final_obs)
         info: dict[str, Any] = {}
         if final_obs is not None:
@@ -228,6 +229,8 @@ class VectorGames:
         return rewards, terminated
 
     def _check_actions(self, actions: Any) -> np.ndarray:
+        if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == (self.num_envs,):
+            return actions  # what sample_legal_actions and the policies give, taken as it is
         array = np.asarray(actions)
         if array.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), one per game; got shape {array.shape}")
