@@ -219,12 +219,13 @@ def renju_mask_floor(games: int, repeat: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="row", required=True)
-    env = sub.add_parser("env", help="the 15x15 env() row")
+    env = sub.add_parser("env", help="the 15x15 env() row", allow_abbrev=False)
     env.add_argument("--rounds", type=int, default=20)
     env.add_argument("--seconds", type=float, default=0.3, help="each side's slice")
-    mask = sub.add_parser("renju-mask", help="the batched renju row")
+    mask = sub.add_parser("renju-mask", help="the batched renju row", allow_abbrev=False)
     mask.add_argument("--games", type=int, default=200)
     mask.add_argument("--repeat", type=int, default=10)
     args = parser.parse_args(argv)

@@ -56,7 +56,8 @@ from boardgame_envs.arena.sprt import SPRT, Samples
 from boardgame_envs.games import opening_positions as opening_sets
 from boardgame_envs.games.lines import BLACK, WHITE
 from boardgame_envs.games.opening_game import OpeningRuleGame
-from boardgame_envs.policies.registry import spec_name
+from boardgame_envs.policies.base import check_trained_on
+from boardgame_envs.policies.registry import make_policy, spec_name
 from boardgame_envs.arena.progress import progress_bar
 
 ELO_CAP = 800.0  # |Elo| reported at most; a 100% score has no finite estimate
@@ -278,6 +279,23 @@ def resolve_openings(openings: Any, game: Any) -> Any:
     return openings
 
 
+def check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:
+    """Build ``policy`` once here, so that a bad spec, or a policy for another game (a network trained on
+    another, the perfect player beyond its boards), fails before any game is played, not in a worker's game."""
+    built = make_policy(policy, seed=0)
+    try:
+        if not hasattr(built, "act"):
+            raise TypeError(f"{spec_name(policy)!r} does not make a policy: it has no act(state)")
+        game = env_fn().unwrapped.game
+        check_trained_on(spec_name(policy), getattr(built, "game", None), game)
+        check = getattr(built, "check_game", None)
+        if callable(check):  # a policy that can tell: a model of another game's shape, the perfect player on big boards
+            check(game)
+    finally:
+        if callable(getattr(built, "close", None)):
+            built.close()  # an external engine's process: each game starts its own
+
+
 def check_games_and_jobs(games: int, jobs: int, backend: str = "local") -> None:
     """Raise ValueError for a number of games or jobs that cannot be played, or a backend that cannot play them."""
     check_backend(backend)
@@ -318,6 +336,8 @@ def match(
     ``"ray"``.
     """
     check_games_and_jobs(games, jobs, backend)
+    for spec in (spec_a, spec_b):
+        check_policy(spec, env_fn)
     env = env_fn()
     game = env.unwrapped.game
     rule = game.opening.name if isinstance(game, OpeningRuleGame) else ""

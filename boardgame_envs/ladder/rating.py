@@ -30,14 +30,13 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.arena.backends import Workers, check_backend
-from boardgame_envs.arena.matches import fault_text
+from boardgame_envs.arena.matches import check_policy, fault_text
 from boardgame_envs.arena.records import games_dir, save_new
 from boardgame_envs.envs.factory import env_fn as game_env_fn
 from boardgame_envs.ladder.elo import Estimate, fit_against
 from boardgame_envs.ladder.games import Task, play
 from boardgame_envs.ladder.ladders import Level, ladder_for, levels
-from boardgame_envs.policies.base import check_trained_on
-from boardgame_envs.policies.registry import make_policy, spec_name
+from boardgame_envs.policies.registry import spec_name
 from boardgame_envs.arena.progress import progress_bar
 
 
@@ -252,7 +251,7 @@ def rate(
                                                                        **ladder.params)  # fmt: skip
     ruled = getattr(getattr(env_fn().unwrapped.game, "opening", None), "name", "")  # the rule's name, "" for none
     table, above = playable_levels(levels(game, rule, board_size), ruled or None)
-    _check_policy(policy, env_fn)
+    check_policy(policy, env_fn)
     name = spec_name(policy)
     rng = np.random.default_rng(seed)
     pairs = games // 2
@@ -341,18 +340,3 @@ def _rule_of(level: Level) -> str:
     return find_ladder(level.name.partition("/")[0]).rule or "freestyle"
 
 
-def _check_policy(policy: Any, env_fn: Callable[[], Any]) -> None:
-    """Build the policy once here, so a bad spec or a network for another game fails before any game."""
-    built = make_policy(policy, seed=0)
-    if not hasattr(built, "act"):
-        raise TypeError(f"{spec_name(policy)!r} does not make a policy: it has no act(state)")
-    trained_on = getattr(built, "game", None)
-    game = env_fn().unwrapped.game
-    try:
-        check_trained_on(spec_name(policy), trained_on, game)
-        check = getattr(built, "check_game", None)
-        if callable(check):  # a policy that can tell: a model of another game's shape, the perfect player on big boards
-            check(game)
-    finally:
-        if callable(getattr(built, "close", None)):
-            built.close()  # an external engine's process: each game starts its own

@@ -15,6 +15,7 @@ from boardgame_envs.arena import records
 from boardgame_envs.arena import PolicyError, match
 from boardgame_envs.games.opening_positions import Opening
 from boardgame_envs.arena.sprt import SPRT
+from boardgame_envs.policies import RandomPolicy
 from faulty_policies import InterruptAtGame, crasher, occupier
 
 TTT_OPENINGS = ["b2", "a1", "a1 b2"]  # tic-tac-toe: the centre, the bottom-left corner, corner then centre
@@ -69,7 +70,8 @@ def test_the_pool_is_closed_when_a_worker_fails():
 
 
 def test_ctrl_c_returns_the_games_played_so_far():
-    r = match(tictactoe_v0.env, InterruptAtGame(3), "random", games=10, progress=False)
+    # The 4th policy built is the 3rd game's: match() builds each policy once before the first game, to check it.
+    r = match(tictactoe_v0.env, InterruptAtGame(4), "random", games=10, progress=False)
     assert r.interrupted and r.games == 2 and "interrupted" in str(r)
     # Ctrl-C reaches the main process (workers ignore SIGINT) while it waits for the workers.
     # The match is far longer than the timer on any machine, so the signal always lands inside it.
@@ -81,6 +83,23 @@ def test_ctrl_c_returns_the_games_played_so_far():
         timer.cancel()
     assert r.interrupted and r.games < 20_000
     assert multiprocessing.active_children() == []
+
+
+def test_a_policy_for_another_game_is_refused_before_any_game():
+    # Each spec is built once in this process and asked whether it plays the game: a network trained
+    # on connect four, or the perfect player on 15x15, fails here, not in a worker's first game.
+    built = []
+
+    def counted(seed):
+        built.append(seed)
+        return RandomPolicy(seed=seed)
+
+    with pytest.raises(ValueError, match="trained on connect four, 6x7, not on 3x3, 3 in a row"):
+        match(tictactoe_v0.env, "pretrained:connect-four", counted, games=4, jobs=2, progress=False)
+    assert multiprocessing.active_children() == []
+    with pytest.raises(ValueError, match="perfect"):
+        match(lambda: gomoku_v0.env(board_size=15), counted, "perfect", games=2, progress=False)
+    assert built == [0]  # the second match's check of A (seed 0) before B was refused; no game built one
 
 
 def test_sprt_stops_early_at_the_same_game_for_any_jobs():

@@ -64,7 +64,9 @@ def test_fault_kinds_from_a_kind_attribute_or_the_class_name():
 
 
 def test_the_summary_names_each_fault():
-    faults = iter([Fault("crash"), EngineTimeout("no answer within 0.70 s"), Fault("bad answer"), Fault("crash")])
+    # The first policy built is match()'s check before any game; the games' come after it.
+    faults = iter([Fault("never raised"), Fault("crash"), EngineTimeout("no answer within 0.70 s"), Fault("bad answer"),
+                   Fault("crash")])  # fmt: skip
     r = match(tictactoe_v0.env, lambda seed: FailsAt(next(faults), seed), "random", games=4, progress=False)
     assert [rec.fault for rec in r.records] == ["crash", "timeout", "bad answer", "crash"]
     assert r.records[1].reason == "O (<lambda>) forfeits (timeout): no answer within 0.70 s"  # A is O (second) in game 2
