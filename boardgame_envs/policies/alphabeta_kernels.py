@@ -20,7 +20,7 @@ import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
 from boardgame_envs.games.lines import DIRECTIONS, EMPTY, opponent
-from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, line_potential, wins
+from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, exact_win, wins
 
 WIN = 1_000_000
 INF = 10 * WIN
@@ -64,28 +64,129 @@ def evaluate(board, rules, color):
     return score
 
 
-@cached_kernel(f"UniTuple(int64, 2)({BOARD}, int64, int64[::1])")
-def ordered_moves(board, rules, color, width, out):
-    """Ordered moves for ``color``: a win alone, else forced blocks, else the best ``width``.
+@cached_kernel(inline="always")
+def _wins_both(board, n, k, a, color, exact_mine, exact_theirs):
+    """``(color wins at a, its opponent wins at a)``: :func:`~.kernels.wins` for both colours in one walk.
 
-    Returns ``(count, status)``: status 1 if the first move wins at once,
-    -1 if the opponent has a win that cannot be blocked, else 0.
+    ``a`` is empty. Along each direction the first neighbour on a side decides
+    whose run that side can extend, so one walk per side serves both colours
+    (``wins`` walks them once per colour). A run is followed ``k`` points at
+    most: that is enough to tell exactly ``k`` from an overline.
+    """
+    r0 = a // n
+    c0 = a - r0 * n
+    mine = False
+    theirs = False
+    for d in range(4):
+        dr = DIRECTIONS[d, 0]
+        dc = DIRECTIONS[d, 1]
+        run_mine = 1
+        run_theirs = 1
+        for sign in (1, -1):
+            r = r0 + sign * dr
+            c = c0 + sign * dc
+            if not (0 <= r < n and 0 <= c < n):
+                continue
+            v = board[r * n + c]
+            if v == EMPTY:
+                continue
+            run = 1
+            r += sign * dr
+            c += sign * dc
+            while run < k and 0 <= r < n and 0 <= c < n and board[r * n + c] == v:
+                run += 1
+                r += sign * dr
+                c += sign * dc
+            if v == color:
+                run_mine += run
+            else:
+                run_theirs += run
+        if run_mine == k or (run_mine > k and not exact_mine):
+            mine = True
+        if run_theirs == k or (run_theirs > k and not exact_theirs):
+            theirs = True
+    return mine, theirs
+
+
+@cached_kernel(inline="always")
+def _potential_both(board, n, k, a, color):
+    """``line_potential(color) + line_potential(opponent)`` at empty ``a``, each point read twice at most.
+
+    The k-windows through ``a`` along a direction slide over the ``2k - 1``
+    points around it: each step adds one point and drops one, and a window
+    scores ``8 ** m`` for the colour holding its ``m`` stones when the other
+    holds none (``8 ** 0`` for each colour when it is empty), exactly the sum
+    :func:`~.kernels.line_potential` counts window by window.
+    """
+    r0 = a // n
+    c0 = a - r0 * n
+    total = 0
+    for d in range(4):
+        dr = DIRECTIONS[d, 0]
+        dc = DIRECTIONS[d, 1]
+        back = 0  # points on the board behind a, up to k - 1
+        while back < k - 1 and 0 <= r0 - (back + 1) * dr < n and 0 <= c0 - (back + 1) * dc < n:
+            back += 1
+        ahead = 0
+        while ahead < k - 1 and 0 <= r0 + (ahead + 1) * dr < n and 0 <= c0 + (ahead + 1) * dc < n:
+            ahead += 1
+        if back + ahead + 1 < k:
+            continue  # no k-window through a fits on the board this way
+        mine = 0
+        theirs = 0
+        for i in range(-back, -back + k):  # the first window
+            v = board[(r0 + i * dr) * n + c0 + i * dc]
+            if v == color:
+                mine += 1
+            elif v != EMPTY:
+                theirs += 1
+        start = -back
+        while True:
+            if theirs == 0:
+                total += 8**mine
+            if mine == 0:
+                total += 8**theirs
+            if start + k - 1 >= ahead:
+                break
+            v = board[(r0 + start * dr) * n + c0 + start * dc]  # leaves the window
+            if v == color:
+                mine -= 1
+            elif v != EMPTY:
+                theirs -= 1
+            start += 1
+            v = board[(r0 + (start + k - 1) * dr) * n + c0 + (start + k - 1) * dc]  # enters it
+            if v == color:
+                mine += 1
+            elif v != EMPTY:
+                theirs += 1
+    return total
+
+
+@cached_kernel(f"UniTuple(int64, 2)({BOARD}, int64, int64[::1], int64[::1], int64[::1])")
+def order_into(board, rules, color, width, out, cand, keys):
+    """:func:`ordered_moves` with its scratch arrays given (``cand`` and ``keys``, ``n * n`` each).
+
+    The search calls this at every node with scratch rows it allocated once,
+    instead of allocating them per node.
     """
     n = rules[R_N]
+    k = rules[R_K]
+    other = opponent(color)
+    exact_mine = exact_win(rules, color)
+    exact_theirs = exact_win(rules, other)
     radius = n if n * n <= SMALL_BOARD else 2
-    cand = np.empty(n * n, dtype=np.int64)
     count = candidates(board, n, radius, cand)
     blocks = 0
     threats = 0
-    keys = np.empty(count, dtype=np.int64)
     m = 0
     for i in range(count):
         a = cand[i]
         mine = allowed(board, rules, a, color)
-        if mine and wins(board, rules, a, color):
+        wins_mine, wins_theirs = _wins_both(board, n, k, a, color, exact_mine, exact_theirs)
+        if mine and wins_mine:
             out[0] = a
             return 1, 1
-        if wins(board, rules, a, opponent(color)) and allowed(board, rules, a, opponent(color)):
+        if wins_theirs and allowed(board, rules, a, other):
             threats += 1
             if mine:
                 out[blocks] = a
@@ -93,15 +194,44 @@ def ordered_moves(board, rules, color, width, out):
             continue
         if mine and threats == 0:
             cand[m] = a
-            keys[m] = -(line_potential(board, n, rules[R_K], a, color) + line_potential(board, n, rules[R_K], a, opponent(color)))
+            keys[m] = -_potential_both(board, n, k, a, color)
             m += 1
     if threats > 0:
         return (blocks, 0) if blocks > 0 else (0, -1)
-    order = np.argsort(keys[:m], kind="mergesort")
     take = m if (width <= 0 or n * n <= SMALL_BOARD) else min(width, m)
-    for i in range(take):
-        out[i] = cand[order[i]]
+    # The first ``take`` of the candidates stably sorted by key (a stable sort's order, ties by
+    # candidate order), by insertion: at most ``take`` kept, so O(m * take) with no allocation.
+    kept = 0
+    for i in range(m):
+        a = cand[i]
+        key = keys[i]
+        j = kept
+        while j > 0 and keys[j - 1] > key:  # keys[:kept] hold the kept moves' keys, in order
+            j -= 1
+        if j >= take:
+            continue
+        last = kept if kept < take else take - 1
+        for t in range(last, j, -1):
+            out[t] = out[t - 1]
+            keys[t] = keys[t - 1]
+        out[j] = a
+        keys[j] = key
+        if kept < take:
+            kept += 1
     return take, 0
+
+
+@cached_kernel(f"UniTuple(int64, 2)({BOARD}, int64, int64[::1])")
+def ordered_moves(board, rules, color, width, out):
+    """Ordered moves for ``color``: a win alone, else forced blocks, else the best ``width``.
+
+    Returns ``(count, status)``: status 1 if the first move wins at once,
+    -1 if the opponent has a win that cannot be blocked, else 0. The order
+    is the candidates' stably sorted by ``-(line_potential(color) +
+    line_potential(opponent))``.
+    """
+    n = rules[R_N]
+    return order_into(board, rules, color, width, out, np.empty(n * n, dtype=np.int64), np.empty(n * n, dtype=np.int64))
 
 
 @cached_kernel(inline="always")
@@ -132,13 +262,14 @@ def _from_table(v, ply):
 def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, budget, stack):
     """Score for ``color`` to move; ``budget[0]`` counts nodes and aborts the search at 0.
 
-    ``stack[ply]`` is this node's move list (allocated once per search, not per node).
+    ``stack[3 * ply]`` is this node's move list and the two rows after it its
+    scratch for :func:`order_into` (allocated once per search, not per node).
     """
     budget[0] -= 1
     if budget[0] < 0:
         return 0
-    moves = stack[ply]
-    count, status = ordered_moves(board, rules, color, width, moves)
+    moves = stack[3 * ply]
+    count, status = order_into(board, rules, color, width, moves, stack[3 * ply + 1], stack[3 * ply + 2])
     if status == 1:
         return WIN - ply
     if status == -1:
@@ -197,10 +328,11 @@ def root_scores(board, rules, color, depth, key, zob, tt, width, budget):
     best so far, re-searched in full when it turns out better.
     """
     n = rules[R_N]
-    stack = np.empty((depth + 2, n * n), dtype=np.int64)  # move lists by ply; row 0 is the root's
+    # By ply: the move list, then two rows of scratch for order_into; the root's are rows 0-2.
+    stack = np.empty((3 * (depth + 2), n * n), dtype=np.int64)
     moves = stack[0]
     scores = np.full(n * n, -INF, dtype=np.int64)
-    count, status = ordered_moves(board, rules, color, width, moves)
+    count, status = order_into(board, rules, color, width, moves, stack[1], stack[2])
     if status == 1:
         scores[moves[0]] = WIN
         return scores
