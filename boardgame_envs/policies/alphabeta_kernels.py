@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.lines import DIRECTIONS, EMPTY, opponent
-from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, exact_win, wins
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, opponent
+from boardgame_envs.policies.kernels import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, R_RENJU, allowed, candidates, wins
 
 WIN = 1_000_000
 INF = 10 * WIN
@@ -65,137 +65,132 @@ def evaluate(board, rules, color):
 
 
 @cached_kernel(inline="always")
-def _wins_both(board, n, k, a, color, exact_mine, exact_theirs):
-    """``(color wins at a, its opponent wins at a)``: :func:`~.kernels.wins` for both colours in one walk.
+def order_into(board, rules, color, width, rows, r):
+    """:func:`ordered_moves` into row ``r`` of ``rows``, with rows ``r + 1`` and ``r + 2`` as its scratch.
 
-    ``a`` is empty. Along each direction the first neighbour on a side decides
-    whose run that side can extend, so one walk per side serves both colours
-    (``wins`` walks them once per colour). A run is followed ``k`` points at
-    most: that is enough to tell exactly ``k`` from an overline.
-    """
-    r0 = a // n
-    c0 = a - r0 * n
-    mine = False
-    theirs = False
-    for d in range(4):
-        dr = DIRECTIONS[d, 0]
-        dc = DIRECTIONS[d, 1]
-        run_mine = 1
-        run_theirs = 1
-        for sign in (1, -1):
-            r = r0 + sign * dr
-            c = c0 + sign * dc
-            if not (0 <= r < n and 0 <= c < n):
-                continue
-            v = board[r * n + c]
-            if v == EMPTY:
-                continue
-            run = 1
-            r += sign * dr
-            c += sign * dc
-            while run < k and 0 <= r < n and 0 <= c < n and board[r * n + c] == v:
-                run += 1
-                r += sign * dr
-                c += sign * dc
-            if v == color:
-                run_mine += run
-            else:
-                run_theirs += run
-        if run_mine == k or (run_mine > k and not exact_mine):
-            mine = True
-        if run_theirs == k or (run_theirs > k and not exact_theirs):
-            theirs = True
-    return mine, theirs
-
-
-@cached_kernel(inline="always")
-def _potential_both(board, n, k, a, color):
-    """``line_potential(color) + line_potential(opponent)`` at empty ``a``, each point read twice at most.
-
-    The k-windows through ``a`` along a direction slide over the ``2k - 1``
-    points around it: each step adds one point and drops one, and a window
-    scores ``8 ** m`` for the colour holding its ``m`` stones when the other
-    holds none (``8 ** 0`` for each colour when it is empty), exactly the sum
-    :func:`~.kernels.line_potential` counts window by window.
-    """
-    r0 = a // n
-    c0 = a - r0 * n
-    total = 0
-    for d in range(4):
-        dr = DIRECTIONS[d, 0]
-        dc = DIRECTIONS[d, 1]
-        back = 0  # points on the board behind a, up to k - 1
-        while back < k - 1 and 0 <= r0 - (back + 1) * dr < n and 0 <= c0 - (back + 1) * dc < n:
-            back += 1
-        ahead = 0
-        while ahead < k - 1 and 0 <= r0 + (ahead + 1) * dr < n and 0 <= c0 + (ahead + 1) * dc < n:
-            ahead += 1
-        if back + ahead + 1 < k:
-            continue  # no k-window through a fits on the board this way
-        mine = 0
-        theirs = 0
-        for i in range(-back, -back + k):  # the first window
-            v = board[(r0 + i * dr) * n + c0 + i * dc]
-            if v == color:
-                mine += 1
-            elif v != EMPTY:
-                theirs += 1
-        start = -back
-        while True:
-            if theirs == 0:
-                total += 8**mine
-            if mine == 0:
-                total += 8**theirs
-            if start + k - 1 >= ahead:
-                break
-            v = board[(r0 + start * dr) * n + c0 + start * dc]  # leaves the window
-            if v == color:
-                mine -= 1
-            elif v != EMPTY:
-                theirs -= 1
-            start += 1
-            v = board[(r0 + (start + k - 1) * dr) * n + c0 + (start + k - 1) * dc]  # enters it
-            if v == color:
-                mine += 1
-            elif v != EMPTY:
-                theirs += 1
-    return total
-
-
-@cached_kernel(f"UniTuple(int64, 2)({BOARD}, int64, int64[::1], int64[::1], int64[::1])")
-def order_into(board, rules, color, width, out, cand, keys):
-    """:func:`ordered_moves` with its scratch arrays given (``cand`` and ``keys``, ``n * n`` each).
-
-    The search calls this at every node with scratch rows it allocated once,
-    instead of allocating them per node.
+    The search gives every ply its three rows of one array allocated per
+    search: nothing is allocated per node, and indexing the 2-D array (rather
+    than taking a row as an array of its own) takes no reference count.
     """
     n = rules[R_N]
     k = rules[R_K]
     other = opponent(color)
-    exact_mine = exact_win(rules, color)
-    exact_theirs = exact_win(rules, other)
-    radius = n if n * n <= SMALL_BOARD else 2
-    count = candidates(board, n, radius, cand)
+    exact_black = rules[R_EXACT_BLACK] != 0  # exact_win(), read here: an inlined call takes a reference to rules
+    exact_white = rules[R_EXACT_WHITE] != 0
+    exact_mine = exact_black if color == BLACK else exact_white
+    exact_theirs = exact_white if color == BLACK else exact_black
+    renju = rules[R_RENJU] != 0
+    cand = r + 1
+    keys = r + 2
+    if n * n <= SMALL_BOARD:
+        count = 0  # every empty point: candidates() with a radius of n, inline
+        for a in range(n * n):
+            if board[a] == EMPTY:
+                rows[cand, count] = a
+                count += 1
+    else:
+        count = candidates(board, n, 2, rows[cand])
     blocks = 0
     threats = 0
     m = 0
+    # The loop below calls no function that takes an array on the common path: numba gives
+    # every array argument of a call (inlined or not) a reference, an atomic add and subtract
+    # a candidate each, more than the scans below cost on a small board.
     for i in range(count):
-        a = cand[i]
-        mine = allowed(board, rules, a, color)
-        wins_mine, wins_theirs = _wins_both(board, n, k, a, color, exact_mine, exact_theirs)
+        a = rows[cand, i]
+        r0 = a // n
+        c0 = a - r0 * n
+        # Both colours' wins at a (wins() for each), in one walk a side: along each direction
+        # the first neighbour on a side decides whose run that side can extend. A run is
+        # followed k points at most, enough to tell exactly k from an overline.
+        wins_mine = False
+        wins_theirs = False
+        for d in range(4):
+            dr = DIRECTIONS[d, 0]
+            dc = DIRECTIONS[d, 1]
+            run_mine = 1
+            run_theirs = 1
+            for sign in (1, -1):
+                rr = r0 + sign * dr
+                cc = c0 + sign * dc
+                if not (0 <= rr < n and 0 <= cc < n):
+                    continue
+                v = board[rr * n + cc]
+                if v == EMPTY:
+                    continue
+                run = 1
+                rr += sign * dr
+                cc += sign * dc
+                while run < k and 0 <= rr < n and 0 <= cc < n and board[rr * n + cc] == v:
+                    run += 1
+                    rr += sign * dr
+                    cc += sign * dc
+                if v == color:
+                    run_mine += run
+                else:
+                    run_theirs += run
+            if run_mine == k or (run_mine > k and not exact_mine):
+                wins_mine = True
+            if run_theirs == k or (run_theirs > k and not exact_theirs):
+                wins_theirs = True
+        mine = not (renju and color == BLACK) or allowed(board, rules, a, color)  # only black is ever refused
         if mine and wins_mine:
-            out[0] = a
+            rows[r, 0] = a
             return 1, 1
-        if wins_theirs and allowed(board, rules, a, other):
+        if wins_theirs and (not (renju and other == BLACK) or allowed(board, rules, a, other)):
             threats += 1
             if mine:
-                out[blocks] = a
+                rows[r, blocks] = a
                 blocks += 1
             continue
-        if mine and threats == 0:
-            cand[m] = a
-            keys[m] = -_potential_both(board, n, k, a, color)
-            m += 1
+        if not (mine and threats == 0):
+            continue
+        # line_potential(color) + line_potential(other) at a, each point read twice at most: the
+        # k-windows through a along a direction slide over the 2k - 1 points around it, each step
+        # adding one point and dropping one; a window scores 8 ** m for the colour holding its
+        # m stones when the other holds none (8 ** 0 for each colour when it is empty).
+        total = 0
+        for d in range(4):
+            dr = DIRECTIONS[d, 0]
+            dc = DIRECTIONS[d, 1]
+            back = 0  # points on the board behind a, up to k - 1
+            while back < k - 1 and 0 <= r0 - (back + 1) * dr < n and 0 <= c0 - (back + 1) * dc < n:
+                back += 1
+            ahead = 0
+            while ahead < k - 1 and 0 <= r0 + (ahead + 1) * dr < n and 0 <= c0 + (ahead + 1) * dc < n:
+                ahead += 1
+            if back + ahead + 1 < k:
+                continue  # no k-window through a fits on the board this way
+            in_mine = 0
+            in_theirs = 0
+            for j in range(-back, -back + k):  # the first window
+                v = board[(r0 + j * dr) * n + c0 + j * dc]
+                if v == color:
+                    in_mine += 1
+                elif v != EMPTY:
+                    in_theirs += 1
+            start = -back
+            while True:
+                if in_theirs == 0:
+                    total += 8**in_mine
+                if in_mine == 0:
+                    total += 8**in_theirs
+                if start + k - 1 >= ahead:
+                    break
+                v = board[(r0 + start * dr) * n + c0 + start * dc]  # leaves the window
+                if v == color:
+                    in_mine -= 1
+                elif v != EMPTY:
+                    in_theirs -= 1
+                start += 1
+                v = board[(r0 + (start + k - 1) * dr) * n + c0 + (start + k - 1) * dc]  # enters it
+                if v == color:
+                    in_mine += 1
+                elif v != EMPTY:
+                    in_theirs += 1
+        rows[cand, m] = a
+        rows[keys, m] = -total
+        m += 1
     if threats > 0:
         return (blocks, 0) if blocks > 0 else (0, -1)
     take = m if (width <= 0 or n * n <= SMALL_BOARD) else min(width, m)
@@ -203,19 +198,19 @@ def order_into(board, rules, color, width, out, cand, keys):
     # candidate order), by insertion: at most ``take`` kept, so O(m * take) with no allocation.
     kept = 0
     for i in range(m):
-        a = cand[i]
-        key = keys[i]
+        a = rows[cand, i]
+        key = rows[keys, i]
         j = kept
-        while j > 0 and keys[j - 1] > key:  # keys[:kept] hold the kept moves' keys, in order
+        while j > 0 and rows[keys, j - 1] > key:  # keys[:kept] hold the kept moves' keys, in order
             j -= 1
         if j >= take:
             continue
         last = kept if kept < take else take - 1
         for t in range(last, j, -1):
-            out[t] = out[t - 1]
-            keys[t] = keys[t - 1]
-        out[j] = a
-        keys[j] = key
+            rows[r, t] = rows[r, t - 1]
+            rows[keys, t] = rows[keys, t - 1]
+        rows[r, j] = a
+        rows[keys, j] = key
         if kept < take:
             kept += 1
     return take, 0
@@ -231,7 +226,10 @@ def ordered_moves(board, rules, color, width, out):
     line_potential(opponent))``.
     """
     n = rules[R_N]
-    return order_into(board, rules, color, width, out, np.empty(n * n, dtype=np.int64), np.empty(n * n, dtype=np.int64))
+    rows = np.empty((3, n * n), dtype=np.int64)
+    count, status = order_into(board, rules, color, width, rows, 0)
+    out[:count] = rows[0, :count]
+    return count, status
 
 
 @cached_kernel(inline="always")
@@ -258,65 +256,117 @@ def _from_table(v, ply):
     return v
 
 
+# Columns of negamax's frames: one row a ply, the state of a node whose moves are being searched.
+F_COLOR, F_DEPTH, F_ALPHA, F_ALPHA0, F_BETA, F_KEY, F_SLOT, F_COUNT, F_NEXT, F_BEST, F_BEST_MOVE = range(11)
+
+
 @cached_kernel(f"int64({BOARD}, int64, int64, int64, int64, int64, {TABLE}, {TABLE}, int64, int64[::1], {TABLE})")
 def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, budget, stack):
     """Score for ``color`` to move; ``budget[0]`` counts nodes and aborts the search at 0.
 
-    ``stack[3 * ply]`` is this node's move list and the two rows after it its
-    scratch for :func:`order_into` (allocated once per search, not per node).
+    Rows ``3 * p`` to ``3 * p + 2`` of ``stack`` are the move list of the node
+    at ply ``p`` and the scratch of :func:`order_into` (allocated once per
+    search, not per node).
+
+    Alpha-beta depth first, the nodes below ``ply`` kept in a table of frames
+    instead of numba's call stack: every call of a numba function takes a
+    reference to each array it is given and drops it on return (an atomic
+    add each, six arrays here) and passes some 60 words of arguments, which
+    was about a third of a node's cost on tic-tac-toe. The nodes are visited
+    in the same order, with the same windows, table reads and writes, and
+    node count as a recursive negamax.
     """
-    budget[0] -= 1
-    if budget[0] < 0:
-        return 0
-    moves = stack[3 * ply]
-    count, status = order_into(board, rules, color, width, moves, stack[3 * ply + 1], stack[3 * ply + 2])
-    if status == 1:
-        return WIN - ply
-    if status == -1:
-        return -(WIN - ply - 1)
-    if count == 0:
-        return 0  # no move at all: a full board (or black with only forbidden points)
-    if depth <= 0:
-        return evaluate(board, rules, color)
-    slot = key & (tt.shape[0] - 1)
-    alpha0 = alpha
-    if tt[slot, 0] == key and tt[slot, 1] >= depth:
-        v = _from_table(tt[slot, 2], ply)
-        flag = tt[slot, 3]
-        if flag == EXACT:
-            return v
-        if flag == LOWER and v >= beta:
-            return v
-        if flag == UPPER and v <= alpha:
-            return v
-    if tt[slot, 0] == key:
-        # The stored best move first.
-        for i in range(count):
-            if moves[i] == tt[slot, 4]:
-                moves[0], moves[i] = moves[i], moves[0]
-                break
-    best = -INF
-    best_move = moves[0]
-    for i in range(count):
-        a = moves[i]
-        board[a] = color
-        v = -negamax(board, rules, opponent(color), depth - 1, -beta, -alpha, ply + 1,
-                      key ^ zob[color - 1, a], zob, tt, width, budget, stack)  # fmt: skip
-        board[a] = EMPTY
-        if v > best:
-            best = v
-            best_move = a
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            break
-    if budget[0] >= 0:
-        tt[slot, 0] = key
-        tt[slot, 1] = depth
-        tt[slot, 2] = _to_table(best, ply)
-        tt[slot, 3] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-        tt[slot, 4] = best_move
-    return best
+    frames = np.empty((stack.shape[0] // 3, 11), dtype=np.int64)
+    # The node to enter next: at ply p, with these colour, depth, window and key.
+    p = ply
+    c = color
+    d = depth
+    lo = alpha
+    hi = beta
+    h = key
+    while True:
+        # Enter it: either its value now (a leaf, a table hit, an exhausted budget) or a frame.
+        budget[0] -= 1
+        value = 0
+        expand = False
+        if budget[0] >= 0:
+            count, status = order_into(board, rules, c, width, stack, 3 * p)
+            if status == 1:
+                value = WIN - p
+            elif status == -1:
+                value = -(WIN - p - 1)
+            elif count == 0:
+                value = 0  # no move at all: a full board (or black with only forbidden points)
+            elif d <= 0:
+                value = evaluate(board, rules, c)
+            else:
+                slot = h & (tt.shape[0] - 1)
+                expand = True
+                if tt[slot, 0] == h:
+                    if tt[slot, 1] >= d:
+                        v = _from_table(tt[slot, 2], p)
+                        flag = tt[slot, 3]
+                        if flag == EXACT or (flag == LOWER and v >= hi) or (flag == UPPER and v <= lo):
+                            value = v
+                            expand = False
+                    if expand:
+                        # The stored best move first.
+                        for i in range(count):
+                            if stack[3 * p, i] == tt[slot, 4]:
+                                stack[3 * p, 0], stack[3 * p, i] = stack[3 * p, i], stack[3 * p, 0]
+                                break
+                if expand:
+                    frames[p, F_COLOR] = c
+                    frames[p, F_DEPTH] = d
+                    frames[p, F_ALPHA] = lo
+                    frames[p, F_ALPHA0] = lo
+                    frames[p, F_BETA] = hi
+                    frames[p, F_KEY] = h
+                    frames[p, F_SLOT] = slot
+                    frames[p, F_COUNT] = count
+                    frames[p, F_NEXT] = 0
+                    frames[p, F_BEST] = -INF
+                    frames[p, F_BEST_MOVE] = stack[3 * p, 0]
+        if not expand:
+            # Hand the value up until a node has a move left to try (then enter its child) or the top is done.
+            while True:
+                if p == ply:
+                    return value
+                p -= 1
+                v = -value
+                i = frames[p, F_NEXT]
+                c = frames[p, F_COLOR]
+                a = stack[3 * p, i]
+                board[a] = EMPTY
+                if v > frames[p, F_BEST]:
+                    frames[p, F_BEST] = v
+                    frames[p, F_BEST_MOVE] = a
+                if v > frames[p, F_ALPHA]:
+                    frames[p, F_ALPHA] = v
+                i += 1
+                if frames[p, F_ALPHA] < frames[p, F_BETA] and i < frames[p, F_COUNT]:
+                    frames[p, F_NEXT] = i
+                    break
+                # This node is done: its best, into the table unless the budget ran out.
+                value = frames[p, F_BEST]
+                if budget[0] >= 0:
+                    slot = frames[p, F_SLOT]
+                    tt[slot, 0] = frames[p, F_KEY]
+                    tt[slot, 1] = frames[p, F_DEPTH]
+                    tt[slot, 2] = _to_table(value, p)
+                    tt[slot, 3] = (UPPER if value <= frames[p, F_ALPHA0]
+                                   else (LOWER if value >= frames[p, F_BETA] else EXACT))  # fmt: skip
+                    tt[slot, 4] = frames[p, F_BEST_MOVE]
+        # Play the node's next move (frames[p, F_NEXT]) and enter the child.
+        c = frames[p, F_COLOR]
+        a = stack[3 * p, frames[p, F_NEXT]]
+        board[a] = c
+        h = frames[p, F_KEY] ^ zob[c - 1, a]
+        c = opponent(c)
+        d = frames[p, F_DEPTH] - 1
+        lo = -frames[p, F_BETA]
+        hi = -frames[p, F_ALPHA]
+        p += 1
 
 
 @cached_kernel(f"int64[::1]({BOARD}, int64, int64, {TABLE}, {TABLE}, int64, int64[::1])")
@@ -332,7 +382,7 @@ def root_scores(board, rules, color, depth, key, zob, tt, width, budget):
     stack = np.empty((3 * (depth + 2), n * n), dtype=np.int64)
     moves = stack[0]
     scores = np.full(n * n, -INF, dtype=np.int64)
-    count, status = order_into(board, rules, color, width, moves, stack[1], stack[2])
+    count, status = order_into(board, rules, color, width, stack, 0)
     if status == 1:
         scores[moves[0]] = WIN
         return scores
