@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.compile_notice import compile_notice
-from boardgame_envs.games.lines import EMPTY
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.base import check_budget, check_positive, check_positive_int, game_state_of, random_argmax
@@ -110,6 +109,8 @@ class AlphaBetaPolicy:
         self.rng = np.random.default_rng(seed)
         # One table per game: the same board under other rules (or another k) has other values.
         self._tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        # The same by game object, with its rules array: a move's lookup without building either again.
+        self._by_game: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.last_depth = 0
         self._opening_cache: dict = {}
 
@@ -122,6 +123,19 @@ class AlphaBetaPolicy:
             bits = 14 if cells <= k.SMALL_BOARD else k.TT_BITS
             self._tables[game] = (zob, np.zeros((1 << bits, 5), dtype=np.int64))
         return self._tables[game]
+
+    def _game_tables(self, game: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(rules, zob, tt)`` of ``game``: its rules array and :meth:`_table`'s pair, built once per game.
+
+        Games are frozen dataclasses, equal when their rules are: a dict lookup
+        replaces building the rules array and its tuple every move (a solve of
+        tic-tac-toe is a fraction of a millisecond, so these add up).
+        """
+        entry = self._by_game.get(game)
+        if entry is None:
+            rules = game.rules_array()
+            entry = self._by_game[game] = (rules, *self._table(rules))
+        return entry
 
     def act(self, state: Any) -> int:
         state = game_state_of(state)  # an env stands for its state
@@ -207,24 +221,23 @@ class AlphaBetaPolicy:
 
     def _search(self, state: Any) -> np.ndarray:
         """Iterative deepening to ``depth`` within ``time_limit``: the deepest complete iteration's root scores."""
-        rules = rules_of(state)
+        rules, zob, tt = self._game_tables(state.game)
         board = state.board.copy()
         color = state.to_move
         n = state.game.size
-        empties = int((board == EMPTY).sum())
+        empties = board.size - int(np.count_nonzero(board))
         k = search_kernels()  # loaded (or compiled) before the clock starts
         small = n * n <= k.SMALL_BOARD
         max_depth = self.depth or (empties if small else 6)
-        zob, tt = self._table(rules)
         key = 0
         for a in np.flatnonzero(board):
             key ^= int(zob[board[a] - 1, a])
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         # Boards up to 5x5 are solved outright (deepening would only repeat work), within a larger budget.
         nodes_left = None if self.nodes is None else (SMALL_BOARD_NODES if small else self.nodes)
-        best_scores = np.full(n * n, -k.INF, dtype=np.int64)
+        best_scores = None  # no complete iteration yet
         for depth in range(max_depth if small else 1, max_depth + 1):
-            started = time.perf_counter()
+            started = time.perf_counter() if deadline is not None else 0.0
             cap = 2_000_000 if deadline is not None else 10**9  # a time-limited iteration still has a node cap
             budget = np.array([cap if nodes_left is None else min(cap, nodes_left)], dtype=np.int64)
             scores = k.root_scores(board, rules, color, depth, key, zob, tt, self.width, budget)
@@ -243,4 +256,4 @@ class AlphaBetaPolicy:
                 spent = time.perf_counter() - started
                 if time.perf_counter() + 4 * spent > deadline:
                     break
-        return best_scores
+        return np.full(n * n, -k.INF, dtype=np.int64) if best_scores is None else best_scores
