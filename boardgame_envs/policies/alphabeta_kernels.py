@@ -26,7 +26,7 @@ WIN = 1_000_000
 INF = 10 * WIN
 MATE = WIN - 1_000  # scores beyond ±MATE are wins/losses in (WIN - |score|) plies; no game is 1,000 plies long
 TT_BITS = 20  # entries of the table: 2**TT_BITS (the index mask); small boards use a slice of it
-EXACT, LOWER, UPPER = 0, 1, 2
+EXACT, LOWER, UPPER = 0, 1, 2  # a table entry's bound: column 3, its two low bits (the colour to move above them)
 SMALL_BOARD = 25  # boards up to 5x5: every legal move is a candidate (no width cut), searched to the end
 
 # Argument types: a board, the rules array and a colour come first everywhere.
@@ -289,7 +289,21 @@ def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, b
         budget[0] -= 1
         value = 0
         expand = False
-        if budget[0] >= 0:
+        hit = False
+        if budget[0] >= 0 and d > 0:
+            # A table cut before the ordering, when the entry was stored by this very position
+            # (same stones, same colour to move): that node was searched, so its ordering found
+            # no win, no lost position and some move, and the probe after the ordering would
+            # return this same value. Only the ordering's work is saved (a tenth of the nodes of
+            # a tic-tac-toe solve).
+            slot = h & (tt.shape[0] - 1)
+            if tt[slot, 0] == h and tt[slot, 1] >= d and tt[slot, 3] >> 2 == c:
+                v = _from_table(tt[slot, 2], p)
+                flag = tt[slot, 3] & 3
+                if flag == EXACT or (flag == LOWER and v >= hi) or (flag == UPPER and v <= lo):
+                    value = v
+                    hit = True
+        if budget[0] >= 0 and not hit:
             count, status = order_into(board, rules, c, width, stack, 3 * p)
             if status == 1:
                 value = WIN - p
@@ -305,7 +319,7 @@ def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, b
                 if tt[slot, 0] == h:
                     if tt[slot, 1] >= d:
                         v = _from_table(tt[slot, 2], p)
-                        flag = tt[slot, 3]
+                        flag = tt[slot, 3] & 3
                         if flag == EXACT or (flag == LOWER and v >= hi) or (flag == UPPER and v <= lo):
                             value = v
                             expand = False
@@ -354,8 +368,8 @@ def negamax(board, rules, color, depth, alpha, beta, ply, key, zob, tt, width, b
                     tt[slot, 0] = frames[p, F_KEY]
                     tt[slot, 1] = frames[p, F_DEPTH]
                     tt[slot, 2] = _to_table(value, p)
-                    tt[slot, 3] = (UPPER if value <= frames[p, F_ALPHA0]
-                                   else (LOWER if value >= frames[p, F_BETA] else EXACT))  # fmt: skip
+                    flag = UPPER if value <= frames[p, F_ALPHA0] else (LOWER if value >= frames[p, F_BETA] else EXACT)
+                    tt[slot, 3] = flag | (frames[p, F_COLOR] << 2)  # the bound, and who was to move
                     tt[slot, 4] = frames[p, F_BEST_MOVE]
         # Play the node's next move (frames[p, F_NEXT]) and enter the child.
         c = frames[p, F_COLOR]
