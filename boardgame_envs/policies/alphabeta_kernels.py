@@ -65,6 +65,24 @@ def evaluate(board, rules, color):
 
 
 @cached_kernel(inline="always")
+def _reach(r0, c0, dr, dc, n, cap):
+    """How many points lie beyond ``(r0, c0)`` along ``(dr, dc)`` before the board's edge, at most ``cap``.
+
+    Worked out once per direction, so the scans read the board with no bounds check a point.
+    """
+    m = cap
+    if dr > 0:
+        m = min(m, n - 1 - r0)
+    elif dr < 0:
+        m = min(m, r0)
+    if dc > 0:
+        m = min(m, n - 1 - c0)
+    elif dc < 0:
+        m = min(m, c0)
+    return m
+
+
+@cached_kernel(inline="always")
 def order_into(board, rules, color, width, rows, r):
     """:func:`ordered_moves` into row ``r`` of ``rows``, with rows ``r + 1`` and ``r + 2`` as its scratch.
 
@@ -108,23 +126,19 @@ def order_into(board, rules, color, width, rows, r):
         for d in range(4):
             dr = DIRECTIONS[d, 0]
             dc = DIRECTIONS[d, 1]
+            step = dr * n + dc  # along the line, in flat indices
             run_mine = 1
             run_theirs = 1
             for sign in (1, -1):
-                rr = r0 + sign * dr
-                cc = c0 + sign * dc
-                if not (0 <= rr < n and 0 <= cc < n):
+                reach = _reach(r0, c0, sign * dr, sign * dc, n, k)
+                if reach == 0:
                     continue
-                v = board[rr * n + cc]
+                v = board[a + sign * step]
                 if v == EMPTY:
                     continue
                 run = 1
-                rr += sign * dr
-                cc += sign * dc
-                while run < k and 0 <= rr < n and 0 <= cc < n and board[rr * n + cc] == v:
+                while run < reach and board[a + (run + 1) * sign * step] == v:
                     run += 1
-                    rr += sign * dr
-                    cc += sign * dc
                 if v == color:
                     run_mine += run
                 else:
@@ -153,18 +167,15 @@ def order_into(board, rules, color, width, rows, r):
         for d in range(4):
             dr = DIRECTIONS[d, 0]
             dc = DIRECTIONS[d, 1]
-            back = 0  # points on the board behind a, up to k - 1
-            while back < k - 1 and 0 <= r0 - (back + 1) * dr < n and 0 <= c0 - (back + 1) * dc < n:
-                back += 1
-            ahead = 0
-            while ahead < k - 1 and 0 <= r0 + (ahead + 1) * dr < n and 0 <= c0 + (ahead + 1) * dc < n:
-                ahead += 1
+            step = dr * n + dc
+            back = _reach(r0, c0, -dr, -dc, n, k - 1)  # points on the board behind a, up to k - 1
+            ahead = _reach(r0, c0, dr, dc, n, k - 1)
             if back + ahead + 1 < k:
                 continue  # no k-window through a fits on the board this way
             in_mine = 0
             in_theirs = 0
             for j in range(-back, -back + k):  # the first window
-                v = board[(r0 + j * dr) * n + c0 + j * dc]
+                v = board[a + j * step]
                 if v == color:
                     in_mine += 1
                 elif v != EMPTY:
@@ -177,13 +188,13 @@ def order_into(board, rules, color, width, rows, r):
                     total += 8**in_theirs
                 if start + k - 1 >= ahead:
                     break
-                v = board[(r0 + start * dr) * n + c0 + start * dc]  # leaves the window
+                v = board[a + start * step]  # leaves the window
                 if v == color:
                     in_mine -= 1
                 elif v != EMPTY:
                     in_theirs -= 1
                 start += 1
-                v = board[(r0 + (start + k - 1) * dr) * n + c0 + (start + k - 1) * dc]  # enters it
+                v = board[a + (start + k - 1) * step]  # enters it
                 if v == color:
                     in_mine += 1
                 elif v != EMPTY:
