@@ -113,6 +113,7 @@ class AlphaBetaPolicy:
         self._by_game: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.last_depth = 0
         self._opening_cache: dict = {}
+        self._budget = np.zeros(1, dtype=np.int64)  # _search's node budget, reused (see there)
 
     def _table(self, rules: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         game = tuple(int(x) for x in rules)
@@ -163,10 +164,11 @@ class AlphaBetaPolicy:
             if found >= 0:
                 return int(found)
         scores = self._search(state)
-        if scores.max() <= -k.INF:
+        top = scores.max()
+        if top <= -k.INF:
             legal = state.legal_actions()
             return int(legal[self.rng.integers(len(legal))])
-        return random_argmax(scores, self.rng)
+        return random_argmax(scores, self.rng, top)
 
     def move_scores(self, env: Any) -> np.ndarray:
         """The root scores ``(n*n,)`` int64 of the search :meth:`act` runs, for analysis.
@@ -230,8 +232,9 @@ class AlphaBetaPolicy:
         small = n * n <= k.SMALL_BOARD
         max_depth = self.depth or (empties if small else 6)
         key = 0
-        for a in np.flatnonzero(board):
-            key ^= int(zob[board[a] - 1, a])
+        if empties < board.size:  # (numpy calls add up on a sub-millisecond solve: none for an empty board)
+            for a in np.flatnonzero(board):
+                key ^= int(zob[board[a] - 1, a])
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         # Boards up to 5x5 are solved outright (deepening would only repeat work), within a larger budget.
         nodes_left = None if self.nodes is None else (SMALL_BOARD_NODES if small else self.nodes)
@@ -239,14 +242,15 @@ class AlphaBetaPolicy:
         for depth in range(max_depth if small else 1, max_depth + 1):
             started = time.perf_counter() if deadline is not None else 0.0
             cap = 2_000_000 if deadline is not None else 10**9  # a time-limited iteration still has a node cap
-            budget = np.array([cap if nodes_left is None else min(cap, nodes_left)], dtype=np.int64)
+            budget = self._budget  # the kernel counts down in it; one array for all the policy's searches here
+            budget[0] = cap if nodes_left is None else min(cap, nodes_left)
             scores = k.root_scores(board, rules, color, depth, key, zob, tt, self.width, budget)
             if budget[0] < 0:
                 break  # ran out of nodes: keep the last complete iteration
             best_scores = scores
             self.last_depth = depth
-            if scores.max() >= k.WIN - max_depth or (small and depth >= empties):
-                break
+            if (small and depth >= empties) or scores.max() >= k.WIN - max_depth:
+                break  # solved to the end (tested first: no numpy call), or a forced win found
             if nodes_left is not None:
                 used = int(min(cap, nodes_left) - budget[0])
                 nodes_left -= used

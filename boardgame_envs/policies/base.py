@@ -128,7 +128,10 @@ def set_torch_threads(torch_threads: int | None) -> None:
         torch.set_num_threads(int(torch_threads))  # a numpy integer too
 
 
-def random_argmax(scores: np.ndarray, rng: np.random.Generator) -> int:
-    """An index of the largest score, ties broken by ``rng``: how every seeded policy picks among equals."""
-    best = np.flatnonzero(scores == scores.max())
+def random_argmax(scores: np.ndarray, rng: np.random.Generator, top: Any = None) -> int:
+    """An index of the largest score, ties broken by ``rng``: how every seeded policy picks among equals.
+
+    ``top``: ``scores.max()`` when the caller has it already (one numpy call fewer).
+    """
+    best = np.flatnonzero(scores == (scores.max() if top is None else top))
     return int(best[rng.integers(len(best))])
