@@ -5,9 +5,10 @@ moves, and the continuous-four (VCF) search, on a flat ``int8`` board and the
 ``rules`` array of :mod:`boardgame_envs.policies.kernels`.
 
 Every kernel has an explicit signature, so numba compiles them when this
-module is imported and caches them on disk, the recursive ones included
-(``negamax``, ``vcf``): a recursive kernel whose types numba infers cannot be
-cached (loading it back crashed, numba 0.68), and compiling the search
+module is imported and caches them on disk, the recursive one included
+(``vcf``; ``negamax`` keeps its nodes in a table of frames instead): a recursive
+kernel whose types numba infers cannot be cached (loading it back crashed,
+numba 0.68), and compiling the search
 afresh cost every process 5-7 s before its first move. The policy imports
 this module on its first move, under a one-line notice for the one run that
 compiles. The score constants live here too: numba freezes a global into the
