@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win, opponent
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win, opponent, wins_by_steps
 from boardgame_envs.games.mnk import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, R_RENJU, MNKState  # noqa: F401 (R_* re-exported)
 from boardgame_envs.games.renju import KIND_NONE, forbidden_kind_flat
 
@@ -45,20 +45,20 @@ def allowed(board, rules, idx, color):
 
 
 @cached_kernel()
-def random_rollout(board, rules, color, empties, stones):
+def random_rollout(board, rules, color, empties, stones, steps, offsets):
     """Uniformly random legal moves to the end; returns the winner (0 for a draw).
 
     Mutates ``board`` and ``stones`` (stones of each colour on the board,
     indexed by colour: no line check until a colour has ``k`` stones);
-    ``empties`` is scratch space of the board's size.
+    ``empties`` is scratch space of the board's size; ``steps, offsets`` are
+    :func:`~boardgame_envs.games.lines.line_steps` of the board (built once by
+    the caller: the line check after each move is most of a rollout's cost).
     """
-    n = rules[R_N]
     k = rules[R_K]
     count = 0
     for a in range(board.size):
-        if board[a] == EMPTY:
-            empties[count] = a
-            count += 1
+        empties[count] = a  # kept only if empty: no branch to mispredict on a random board
+        count += board[a] == EMPTY
     while count > 0:
         # Draw among the empties; a point black may not play is parked past
         # ``tries`` for this turn only.
@@ -78,7 +78,7 @@ def random_rollout(board, rules, color, empties, stones):
         empties[chosen] = empties[count]
         board[a] = color
         stones[color] += 1
-        if stones[color] >= k and makes_win(board, n, a, color, k, exact_win(rules, color)):
+        if stones[color] >= k and wins_by_steps(board, steps, offsets, a, color, k, exact_win(rules, color)):
             return color
         color = opponent(color)
     return 0
@@ -94,9 +94,8 @@ def candidates(board, n, radius, out):
     count = 0
     if radius >= n:
         for a in range(n * n):
-            if board[a] == EMPTY:
-                out[count] = a
-                count += 1
+            out[count] = a  # kept only if empty: no branch to mispredict
+            count += board[a] == EMPTY
         return count
     near = np.zeros(n * n, dtype=np.bool_)
     stones = 0

@@ -28,12 +28,12 @@ import numpy as np
 
 from boardgame_envs.games.compile_notice import compile_notice
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.lines import opponent
+from boardgame_envs.games.lines import line_steps, opponent, wins_both_by_steps
 from boardgame_envs.games.mnk import MNKGame
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.base import check_budget, check_positive, check_positive_int, game_state_of, random_argmax
-from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, random_rollout, rules_of, wins
+from boardgame_envs.policies.kernels import R_K, R_N, allowed, candidates, exact_win, random_rollout, rules_of
 
 UNKNOWN, WON, LOST = 0, 1, -1  # proof of a node, for the player who moved into it
 LEAF, EXPANDED, TERMINAL = 0, 1, 2
@@ -44,28 +44,36 @@ OPENING_MIN_SIMULATIONS = 32  # ... and at least this many
 
 
 @cached_kernel()
-def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, stones):
+def _expand(node, board, rules, color, radius, tree_i, tree_f, size, cand, moves, block, stones, steps, offsets):
     """Create the children of ``node`` (``color`` to move); returns ``(new tree size, children made)``.
 
-    ``scratch`` is a (3, n*n) work array: candidates, moves, blocks.
+    ``cand``, ``moves`` and ``block`` are work arrays of the board's size (rows of one
+    array made once by the caller: a view taken per call costs reference counting).
     ``stones[c]`` counts colour ``c``'s stones: a colour with fewer than
     ``k - 1`` can neither win at once nor need blocking, so no line is checked.
+    ``steps, offsets`` are :func:`~boardgame_envs.games.lines.line_steps` of the board.
     """
     n = rules[R_N]
-    cand = scratch[0]
     count = candidates(board, n, radius, cand)
-    moves = scratch[1]
     m = 0
-    block = scratch[2]
     b = 0
     can_win = stones[color] >= rules[R_K] - 1
     can_lose = stones[opponent(color)] >= rules[R_K] - 1
+    k = rules[R_K]
+    exact = exact_win(rules, color)
+    exact_other = exact_win(rules, opponent(color))
     winning = False
     for i in range(count):
         a = cand[i]
         if not allowed(board, rules, a, color):
             continue
-        if can_win and wins(board, rules, a, color):
+        win = False
+        block_here = False
+        if can_win or can_lose:
+            # Both colours' lines through ``a`` in one look: the win and block tests were
+            # most of an expansion's cost (two line checks per candidate).
+            win, block_here = wins_both_by_steps(board, steps, offsets, a, color, k, exact, exact_other)
+        if can_win and win:
             moves[0] = a  # a win at once is the only move worth a child
             m = 1
             b = 0
@@ -73,11 +81,12 @@ def _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, st
             break
         moves[m] = a
         m += 1
-        if can_lose and wins(board, rules, a, opponent(color)):
+        if can_lose and block_here:
             block[b] = a
             b += 1
     if b > 0:
-        moves[:b] = block[:b]
+        for i in range(b):
+            moves[i] = block[i]
         m = b
     if m == 0 or size + m > tree_i.shape[0]:
         return size, m
@@ -117,10 +126,13 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
     path = np.empty(root_board.size + 2, dtype=np.int64)
     board = np.empty_like(root_board)
     scratch = np.empty((3, root_board.size), dtype=np.int64)
+    # Row views made once for the whole call: a view taken per simulation costs reference counting.
+    cand, moves, block = scratch[0], scratch[1], scratch[2]
     root_stones = np.zeros(3, dtype=np.int64)
     for a in range(root_board.size):
         root_stones[root_board[a]] += 1
     stones = np.empty(3, dtype=np.int64)
+    steps, offsets = line_steps(rules[R_N], rules[R_K])  # the line checks' geometry, once a call
     for _ in range(sims):
         if tree_i[0, 6] != UNKNOWN:
             break  # the root is proven: nothing left to learn
@@ -160,11 +172,12 @@ def _simulate(root_board, rules, root_color, sims, c, radius, tree_i, tree_f, si
         if tree_i[node, 5] == TERMINAL:
             winner = tree_i[node, 4] if tree_i[node, 6] == WON else 0
         elif tree_i[node, 5] == LEAF:
-            size, m = _expand(node, board, rules, color, radius, tree_i, tree_f, size, scratch, stones)
+            size, m = _expand(node, board, rules, color, radius, tree_i, tree_f, size, cand, moves, block, stones,
+                              steps, offsets)  # fmt: skip
             if m == 0:
                 tree_i[node, 5] = TERMINAL  # no legal move: a draw
             else:
-                winner = random_rollout(board, rules, color, scratch[0], stones)
+                winner = random_rollout(board, rules, color, cand, stones, steps, offsets)
         else:
             winner = 0
         for i in range(depth, -1, -1):

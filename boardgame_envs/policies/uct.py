@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.lines import EMPTY, makes_win, opponent
+from boardgame_envs.games.lines import EMPTY, line_steps, makes_win, opponent
 from boardgame_envs.games.protocol import as_family
 from boardgame_envs.policies import generic
 from boardgame_envs.policies.base import check_budget, game_state_of, random_argmax
@@ -77,6 +77,7 @@ def _playouts(root_board, rules, root_color, playouts, c, parent, move, first, c
     empties = np.empty(root_board.size, dtype=np.int64)
     path = np.empty(root_board.size + 2, dtype=np.int64)
     stones = np.zeros(3, dtype=np.int64)
+    steps, offsets = line_steps(n, k)
     root_stones = np.zeros(3, dtype=np.int64)
     for a in range(root_board.size):
         root_stones[root_board[a]] += 1
@@ -115,7 +116,7 @@ def _playouts(root_board, rules, root_color, playouts, c, parent, move, first, c
         if winner == NOT_OVER:
             if visits[node] > 0 or node == 0:
                 size = _expand(node, board, rules, color, size, parent, move, first, count, outcome)
-            winner = outcome[node] if outcome[node] != NOT_OVER else random_rollout(board, rules, color, empties, stones)
+            winner = outcome[node] if outcome[node] != NOT_OVER else random_rollout(board, rules, color, empties, stones, steps, offsets)
         # Backup: each node's reward is for the player who moved into it (the opposite colour of its mover's turn).
         mover = opponent(color)
         for i in range(depth, -1, -1):

@@ -1,8 +1,18 @@
-"""The packed-argument entry :func:`wins_at` answers exactly what :func:`makes_win` answers."""
+"""The packed-argument entry :func:`wins_at` and the step-table checks answer exactly what :func:`makes_win` answers."""
 
 import numpy as np
 
-from boardgame_envs.games.lines import BLACK, WHITE, makes_win, win_code, wins_at
+from boardgame_envs.games.lines import (
+    BLACK,
+    WHITE,
+    line_steps,
+    makes_win,
+    opponent,
+    win_code,
+    wins_at,
+    wins_both_by_steps,
+    wins_by_steps,
+)
 
 
 def test_wins_at_matches_makes_win_on_random_boards():
@@ -20,3 +30,28 @@ def test_wins_at_matches_makes_win_on_random_boards():
                         checked += 1
                         wins += expected
     assert wins > checked // 10  # both answers occur often
+
+
+def test_the_step_tables_checks_match_makes_win_on_random_boards():
+    """``wins_by_steps``, ``wins_both_by_steps`` (the MCTS kernel's): k-or-more and exact-k, per colour."""
+    rng = np.random.default_rng(1)
+    checked = wins = 0
+    for n in (3, 4, 6, 9, 15, 19):
+        for k in sorted({2, 3, min(5, n), n}):
+            steps, offsets = line_steps(n, k)
+            for exact_black in (False, True):
+                for exact_white in (False, True):
+                    exact = {BLACK: exact_black, WHITE: exact_white}
+                    for _ in range(25):
+                        board = rng.choice(np.array([0, BLACK, WHITE], dtype=np.int8), size=n * n, p=[0.3, 0.4, 0.3])
+                        idx = int(rng.integers(n * n))
+                        for color in (BLACK, WHITE):
+                            other = opponent(color)
+                            expected = makes_win(board, n, idx, color, k, exact[color])
+                            expected_other = makes_win(board, n, idx, other, k, exact[other])
+                            assert wins_by_steps(board, steps, offsets, idx, color, k, exact[color]) == expected
+                            both = wins_both_by_steps(board, steps, offsets, idx, color, k, exact[color], exact[other])
+                            assert both == (expected, expected_other)
+                            checked += 1
+                            wins += expected
+    assert wins > checked // 10
