@@ -367,9 +367,12 @@ class MCTSPolicy:
         radius = self.radius if n > 5 else n
         budget = self.simulations if self.simulations is not None else 10**9
         capacity = 1 + min(budget, 20_000) * n * n if self.time_limit is None else 2_000_000
-        tree_i = np.zeros((capacity, 7), dtype=np.int64)
-        tree_f = np.zeros((capacity, 4), dtype=np.float64)
+        # Uninitialised: the kernels write every field of a row when they make its node, and read
+        # no row beyond the tree's size (zeroing ~0.8 MB cost ~9 us a move, ~1% of a tic-tac-toe search).
+        tree_i = np.empty((capacity, 7), dtype=np.int64)
+        tree_f = np.empty((capacity, 4), dtype=np.float64)
         tree_i[0] = (-1, -1, -1, 0, opponent(state.to_move), LEAF, UNKNOWN)
+        tree_f[0] = 0.0
         size = 1
         board = state.board.copy()
         done = 0
@@ -386,10 +389,9 @@ class MCTSPolicy:
         visits = np.zeros(n * n)
         proofs = np.zeros(n * n, dtype=np.int64)
         self._children = np.zeros(n * n, dtype=bool)
-        first, count = tree_i[0, 2], tree_i[0, 3]
-        for ch in range(first, first + count):
-            a = tree_i[ch, 1]
-            visits[a] = tree_f[ch, 0]
-            proofs[a] = tree_i[ch, 6]
-            self._children[a] = True
+        children = slice(tree_i[0, 2], tree_i[0, 2] + tree_i[0, 3])  # the root's children (distinct moves)
+        moves = tree_i[children, 1]
+        visits[moves] = tree_f[children, 0]
+        proofs[moves] = tree_i[children, 6]
+        self._children[moves] = True
         return visits, proofs
