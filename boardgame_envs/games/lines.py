@@ -163,6 +163,69 @@ def wins_both_by_steps(board: np.ndarray, steps: np.ndarray, offsets: np.ndarray
     return mine, theirs
 
 
+#: Boards of at most this many points also get bitboards (one int64 of stones per colour): bit 63
+#: stays clear, so a window made of it alone pads :func:`line_windows`' rows and never matches.
+BIT_POINTS = 63
+NEVER = np.int64(1) << 63
+
+
+@cached_kernel()
+def line_windows(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bit masks of the ``k``-point windows through each point, for :func:`wins_by_windows`: ``(masks, ends)``.
+
+    ``masks[idx, w]`` is a window of ``k`` points in a row through ``idx``
+    (bit ``p`` for point ``p``), ``ends[idx, w]`` the points just past its two
+    ends that are on the board. Every row has the same width, padded with
+    :data:`NEVER`, so a check runs a fixed loop (no branch to mispredict).
+    Width 0 on boards of more than :data:`BIT_POINTS` points, and when no
+    window fits (``k > n``): callers then check with :func:`line_steps`.
+    """
+    if n * n > BIT_POINTS or k > n:
+        return np.zeros((n * n, 0), dtype=np.int64), np.zeros((n * n, 0), dtype=np.int64)
+    masks = np.full((n * n, 4 * k), NEVER, dtype=np.int64)
+    ends = np.zeros((n * n, 4 * k), dtype=np.int64)
+    used = np.zeros(n * n, dtype=np.int64)
+    for d in range(4):
+        dr = DIRECTIONS[d, 0]
+        dc = DIRECTIONS[d, 1]
+        for r0 in range(n):
+            for c0 in range(n):
+                r1 = r0 + (k - 1) * dr  # the window's last point
+                c1 = c0 + (k - 1) * dc
+                if not (0 <= r1 < n and 0 <= c1 < n):
+                    continue
+                mask = np.int64(0)
+                for i in range(k):
+                    mask |= np.int64(1) << ((r0 + i * dr) * n + c0 + i * dc)
+                end = np.int64(0)
+                if 0 <= r0 - dr < n and 0 <= c0 - dc < n:
+                    end |= np.int64(1) << ((r0 - dr) * n + c0 - dc)
+                if 0 <= r1 + dr < n and 0 <= c1 + dc < n:
+                    end |= np.int64(1) << ((r1 + dr) * n + c1 + dc)
+                for i in range(k):
+                    p = (r0 + i * dr) * n + c0 + i * dc
+                    masks[p, used[p]] = mask
+                    ends[p, used[p]] = end
+                    used[p] += 1
+    width = used.max()
+    return masks[:, :width].copy(), ends[:, :width].copy()
+
+
+@cached_kernel(inline="always")
+def wins_by_windows(own: int, masks: np.ndarray, ends: np.ndarray, idx: int, exact: bool) -> bool:
+    """:func:`makes_win` on a bitboard: whether the stones ``own`` plus ``idx`` fill a window of :func:`line_windows`.
+
+    Under ``exact`` the window's end points must hold none of them too (a run
+    of exactly ``k``). Every window of the row is tested, without branches.
+    """
+    stones = own | (np.int64(1) << idx)
+    win = False
+    for w in range(masks.shape[1]):
+        mask = masks[idx, w]
+        win |= ((stones & mask) == mask) & (not exact or (stones & ends[idx, w]) == 0)
+    return win
+
+
 def win_code(n: int, k: int, exact: bool) -> int:
     """Pack a board size, a line length and the exact rule into one int for :func:`wins_at`."""
     return n | (k << 8) | (int(exact) << 16)

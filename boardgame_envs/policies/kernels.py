@@ -11,7 +11,16 @@ from __future__ import annotations
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, makes_win, opponent, wins_by_steps
+from boardgame_envs.games.lines import (
+    BLACK,
+    DIRECTIONS,
+    EMPTY,
+    makes_win,
+    opponent,
+    wins_both_by_steps,
+    wins_by_steps,
+    wins_by_windows,
+)
 from boardgame_envs.games.mnk import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, R_RENJU, MNKState  # noqa: F401 (R_* re-exported)
 from boardgame_envs.games.renju import KIND_NONE, forbidden_kind_flat
 
@@ -44,15 +53,54 @@ def allowed(board, rules, idx, color):
     return forbidden_kind_flat(board, rules[R_N], idx) == KIND_NONE
 
 
+@cached_kernel(inline="always")
+def place(board, bits, idx, color, on_bits):
+    """Put a ``color`` stone on empty ``idx``: on ``board``, and on the bitboards ``bits`` if ``on_bits``."""
+    board[idx] = color
+    if on_bits:
+        bits[color] |= np.int64(1) << idx
+
+
+@cached_kernel(inline="always")
+def wins_both_placed(board, bits, steps, offsets, masks, ends, idx, color, k, exact, exact_other, on_bits):
+    """``(color wins at empty idx, its opponent wins there)``: on the bitboards if ``on_bits``, else by steps.
+
+    ``steps, offsets`` and ``masks, ends`` are the board's
+    :func:`~boardgame_envs.games.lines.line_steps` and :func:`~boardgame_envs.games.lines.line_windows`.
+    """
+    if on_bits:
+        other = opponent(color)
+        return wins_by_windows(bits[color], masks, ends, idx, exact), wins_by_windows(bits[other], masks, ends, idx,
+                                                                                      exact_other)  # fmt: skip
+    return wins_both_by_steps(board, steps, offsets, idx, color, k, exact, exact_other)
+
+
 @cached_kernel()
-def random_rollout(board, rules, color, empties, stones, steps, offsets):
+def random_rollout(board, rules, color, empties, stones, bits, steps, offsets, masks, ends):
     """Uniformly random legal moves to the end; returns the winner (0 for a draw).
 
-    Mutates ``board`` and ``stones`` (stones of each colour on the board,
-    indexed by colour: no line check until a colour has ``k`` stones);
-    ``empties`` is scratch space of the board's size; ``steps, offsets`` are
-    :func:`~boardgame_envs.games.lines.line_steps` of the board (built once by
-    the caller: the line check after each move is most of a rollout's cost).
+    Mutates ``board``, ``stones`` (stones of each colour on the board, indexed
+    by colour: no line check until a colour has ``k`` stones) and ``bits`` (one
+    int64 of stones per colour, kept on boards with bitboards: ``masks`` of
+    width > 0); ``empties`` is scratch space of the board's size.
+    ``steps, offsets`` and ``masks, ends`` are the board's
+    :func:`~boardgame_envs.games.lines.line_steps` and
+    :func:`~boardgame_envs.games.lines.line_windows`, built once by the caller:
+    the line check after each move is most of a rollout's cost.
+    """
+    # One compiled loop for each way of checking lines, chosen once a rollout: a branch per move
+    # between the two cost more than the bitboards saved (measured in the MCTS kernel).
+    if masks.shape[1] > 0:
+        return rollout_on(board, rules, color, empties, stones, bits, steps, offsets, masks, ends, True)
+    return rollout_on(board, rules, color, empties, stones, bits, steps, offsets, masks, ends, False)
+
+
+@cached_kernel(inline="always")
+def rollout_on(board, rules, color, empties, stones, bits, steps, offsets, masks, ends, on_bits):
+    """:func:`random_rollout`, on the bitboards if ``on_bits``, else by steps.
+
+    Inlined where it is called: with ``on_bits`` a constant there, numba compiles only that way
+    (a caller specialised on it, like the MCTS kernel, calls this directly).
     """
     k = rules[R_K]
     count = 0
@@ -76,9 +124,12 @@ def random_rollout(board, rules, color, empties, stones, steps, offsets):
         a = empties[chosen]
         count -= 1
         empties[chosen] = empties[count]
-        board[a] = color
+        place(board, bits, a, color, on_bits)
         stones[color] += 1
-        if stones[color] >= k and wins_by_steps(board, steps, offsets, a, color, k, exact_win(rules, color)):
+        if on_bits:
+            if stones[color] >= k and wins_by_windows(bits[color], masks, ends, a, exact_win(rules, color)):
+                return color
+        elif stones[color] >= k and wins_by_steps(board, steps, offsets, a, color, k, exact_win(rules, color)):
             return color
         color = opponent(color)
     return 0

@@ -78,6 +78,8 @@ def _playouts(root_board, rules, root_color, playouts, c, parent, move, first, c
     path = np.empty(root_board.size + 2, dtype=np.int64)
     stones = np.zeros(3, dtype=np.int64)
     steps, offsets = line_steps(n, k)
+    no_windows = np.zeros((n * n, 0), dtype=np.int64)  # no bitboards here: the rollout checks lines by steps
+    bits = np.zeros(3, dtype=np.int64)
     root_stones = np.zeros(3, dtype=np.int64)
     for a in range(root_board.size):
         root_stones[root_board[a]] += 1
@@ -116,7 +118,10 @@ def _playouts(root_board, rules, root_color, playouts, c, parent, move, first, c
         if winner == NOT_OVER:
             if visits[node] > 0 or node == 0:
                 size = _expand(node, board, rules, color, size, parent, move, first, count, outcome)
-            winner = outcome[node] if outcome[node] != NOT_OVER else random_rollout(board, rules, color, empties, stones, steps, offsets)
+            winner = outcome[node]
+            if winner == NOT_OVER:
+                winner = random_rollout(board, rules, color, empties, stones, bits, steps, offsets, no_windows,
+                                        no_windows)  # fmt: skip
         # Backup: each node's reward is for the player who moved into it (the opposite colour of its mover's turn).
         mover = opponent(color)
         for i in range(depth, -1, -1):
