@@ -28,8 +28,9 @@ from boardgame_envs.policies import generic, opening_phase
 from boardgame_envs.policies.base import check_budget, check_positive, check_positive_int, game_state_of, random_argmax
 from boardgame_envs.policies.kernels import R_N, rules_of
 
-# Measured on the development machine (2 cores, shared): the kernels' one compilation.
-COMPILE_S = 10
+# Measured on the development machine (2 cores, shared): the kernels' one compilation (13.8 s,
+# `bench firstmove --cold`, load 1; 9.7 s before the search kept its nodes in a frame table).
+COMPILE_S = 15
 _kernels: ModuleType | None = None
 
 

@@ -254,7 +254,7 @@ def _simulations(root_board, rules, root_color, sims, c, radius, tree_i, tree_f,
 
 
 # Measured on the development machine (2 cores, shared): the kernels' one compilation (the loop is
-# compiled twice, bitboards and steps: ~11 CPU-s against ~5 for one loop, at load 2.5).
+# compiled twice, bitboards and steps: 11.0 s against 5.4 for one loop, `bench firstmove --cold`, load 1).
 COMPILE_S = 20
 _loaded = False
 
