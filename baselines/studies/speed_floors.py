@@ -90,7 +90,8 @@ class ConformantFloor:
         live = not self.terminations[agent]
         observation = {"observation": planes, "action_mask": (self._empty if live else self._no_moves).copy()}
         self._observed = observation
-        return observation, self._cumulative[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
+        return (observation, self._cumulative[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])  # fmt: skip
 
     def step(self, action: int | None) -> None:
         assert self._has_reset, "reset() first"
@@ -212,7 +213,8 @@ def renju_mask_floor(games: int, repeat: int) -> None:
         for _ in range(1000):
             vec.step(vec.sample_legal_actions())
         rates[rule] = (time.process_time() - start) / (1000 * 256) * 1e6
-    print(f"renju_mask.update alone, {moves.size - games:,} moves of {games} random renju games: {mask_us:.3f} µs a move")
+    print(f"renju_mask.update alone, {moves.size - games:,} moves of {games} random renju games: "
+          f"{mask_us:.3f} µs a move")
     print(f"batched 15x15 freestyle, 256 games, step + sampler: {rates['freestyle']:.3f} µs a game-step")
     print(f"batched 15x15 renju, the same:                      {rates['renju']:.3f} µs a game-step")
     print(f"floor of a batched renju step with this mask: {mask_us + rates['freestyle']:.3f} µs (mask + freestyle)")

@@ -126,18 +126,23 @@ class RunLedger:
             path = entry.path
         else:
             path = Path(source)
-        checkpoint = load_checkpoint(path)
-        if checkpoint["game"] != game_to_dict(self.game):
-            raise CheckpointError(f"init_network: {source} is a network for {checkpoint['game']}, "
-                                  f"not {game_to_dict(self.game)}")  # fmt: skip
-        if checkpoint["net_hparams"] != self.net.hparams:
-            raise CheckpointError(f"init_network: {source} is a network of shape {checkpoint['net_hparams']}, the "
-                                  f"config asks for {self.net.hparams} (set blocks and channels to its)")  # fmt: skip
-        bad = first_nonfinite(checkpoint["net"])
-        if bad:
-            raise CheckpointError(f"init_network: {source}: its weights are not finite ({bad})")
-        self.net.load_state_dict(checkpoint["net"])
+        self._load_network(load_checkpoint(path), f"init_network: {source}", " (set blocks and channels to its)")
         self.warm["done"] = True
+
+    def _load_network(
+        self, checkpoint: dict[str, Any], source: str, shape_hint: str = "", weights_hint: str = ""
+    ) -> None:
+        """``checkpoint``'s weights into the network, if they are for this run's game and network shape and
+        finite; else one :class:`CheckpointError` line naming ``source``, with the hints that say what to do."""
+        if checkpoint["game"] != game_to_dict(self.game):
+            raise CheckpointError(f"{source} is for {checkpoint['game']}, not {game_to_dict(self.game)}")
+        if checkpoint["net_hparams"] != self.net.hparams:
+            raise CheckpointError(f"{source} is a network of shape {checkpoint['net_hparams']}, the config asks for "
+                                  f"{self.net.hparams}{shape_hint}")  # fmt: skip
+        bad = first_nonfinite(checkpoint["net"])
+        if bad:  # training on from NaN weights would only spread them
+            raise CheckpointError(f"{source}: its weights are not finite ({bad}){weights_hint}")
+        self.net.load_state_dict(checkpoint["net"])
 
     def release_lock(self) -> None:
         """Let another trainer use ``out`` (done at the end of :meth:`train`)."""
@@ -258,16 +263,8 @@ class RunLedger:
         }
 
     def _restore(self, checkpoint: dict[str, Any]) -> None:
-        if checkpoint["game"] != game_to_dict(self.game):
-            raise ValueError(f"checkpoint in {self.out} is for {checkpoint['game']}, not {game_to_dict(self.game)}")
-        if checkpoint["net_hparams"] != self.net.hparams:
-            raise ValueError(f"checkpoint in {self.out} has network {checkpoint['net_hparams']}, "
-                             f"the config asks for {self.net.hparams}")  # fmt: skip
-        bad = first_nonfinite(checkpoint["net"])
-        if bad:  # training on from NaN weights would only spread them
-            raise CheckpointError(f"{self.out / LATEST}: its weights are not finite ({bad}); resume from an earlier "
-                                  "snapshot of the run (copy it over latest.pt) or start a new run")  # fmt: skip
-        self.net.load_state_dict(checkpoint["net"])
+        self._load_network(checkpoint, str(self.out / LATEST), weights_hint="; resume from an earlier snapshot of the "
+                           "run (copy it over latest.pt) or start a new run")  # fmt: skip
         self.optimizer.load_state_dict(checkpoint["optimizer"])
         self.buffer.load_state_dict(checkpoint["buffer"])
         self.iteration = int(checkpoint["iteration"])
