@@ -338,5 +338,3 @@ def _rule_of(level: Level) -> str:
     from boardgame_envs.ladder.ladders import find_ladder
 
     return find_ladder(level.name.partition("/")[0]).rule or "freestyle"
-
-
