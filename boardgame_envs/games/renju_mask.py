@@ -184,12 +184,27 @@ def update(board, n, move, forbidden, info):
     for d in range(4):
         dr = DIRECTIONS[d, 0]
         dc = DIRECTIONS[d, 1]
+        # The offsets t in -span..span whose point is on the board: lo..hi (the rest reads as white).
+        lo = -span
+        hi = span
+        if dr > 0:
+            lo = max(lo, -rm)
+            hi = min(hi, n - 1 - rm)
+        elif dr < 0:
+            lo = max(lo, rm - (n - 1))
+            hi = min(hi, rm)
+        if dc > 0:
+            lo = max(lo, -cm)
+            hi = min(hi, n - 1 - cm)
+        elif dc < 0:
+            lo = max(lo, cm - (n - 1))
+            hi = min(hi, cm)
+        step = dr * n + dc
         code = 0
         codes[0] = 0
         for i in range(2 * span + 1):
-            r = rm + (i - span) * dr
-            c = cm + (i - span) * dc
-            code = code * 3 + (board[r * n + c] if 0 <= r < n and 0 <= c < n else WHITE)
+            t = i - span
+            code = code * 3 + (board[move + t * step] if lo <= t <= hi else WHITE)
             codes[i + 1] = code
         for sign in (-1, 1):
             empties = 0
