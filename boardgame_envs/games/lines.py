@@ -70,6 +70,24 @@ def makes_win(board: np.ndarray, n: int, idx: int, color: int, k: int, exact: bo
     return False
 
 
+@cached_kernel(inline="always")
+def reach(r0: int, c0: int, dr: int, dc: int, n: int, cap: int) -> int:
+    """How many points lie beyond ``(r0, c0)`` along ``(dr, dc)`` before the board's edge, at most ``cap``.
+
+    Worked out once per direction, so a scan along it reads the board with no bounds test a point.
+    """
+    m = cap
+    if dr > 0:
+        m = min(m, n - 1 - r0)
+    elif dr < 0:
+        m = min(m, r0)
+    if dc > 0:
+        m = min(m, n - 1 - c0)
+    elif dc < 0:
+        m = min(m, c0)
+    return m
+
+
 @cached_kernel()
 def line_steps(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Tables for :func:`wins_by_steps`: ``(steps, offsets)`` of an ``n x n`` board and lines of ``k``.
@@ -90,12 +108,8 @@ def line_steps(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         for idx in range(n * n):
             r = idx // n
             c = idx - r * n
-            for side in range(2):
-                sign = 1 - 2 * side
-                count = 0
-                while count < k and 0 <= r + sign * (count + 1) * dr < n and 0 <= c + sign * (count + 1) * dc < n:
-                    count += 1
-                steps[idx, 2 * d + side] = count
+            steps[idx, 2 * d] = reach(r, c, dr, dc, n, k)
+            steps[idx, 2 * d + 1] = reach(r, c, -dr, -dc, n, k)
     return steps, offsets
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, WHITE
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, WHITE, reach
 from boardgame_envs.games.renju import (
     FOURS_SHIFT,
     KIND_NONE,
@@ -185,20 +185,8 @@ def update(board, n, move, forbidden, info):
         dr = DIRECTIONS[d, 0]
         dc = DIRECTIONS[d, 1]
         # The offsets t in -span..span whose point is on the board: lo..hi (the rest reads as white).
-        lo = -span
-        hi = span
-        if dr > 0:
-            lo = max(lo, -rm)
-            hi = min(hi, n - 1 - rm)
-        elif dr < 0:
-            lo = max(lo, rm - (n - 1))
-            hi = min(hi, rm)
-        if dc > 0:
-            lo = max(lo, -cm)
-            hi = min(hi, n - 1 - cm)
-        elif dc < 0:
-            lo = max(lo, cm - (n - 1))
-            hi = min(hi, cm)
+        lo = -reach(rm, cm, -dr, -dc, n, span)
+        hi = reach(rm, cm, dr, dc, n, span)
         step = dr * n + dc
         code = 0
         codes[0] = 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardgame_envs.games.kernel_cache import cached_kernel
-from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, opponent
+from boardgame_envs.games.lines import BLACK, DIRECTIONS, EMPTY, opponent, reach
 from boardgame_envs.policies.kernels import R_EXACT_BLACK, R_EXACT_WHITE, R_K, R_N, R_RENJU, allowed, candidates, wins
 
 WIN = 1_000_000
@@ -63,24 +63,6 @@ def evaluate(board, rules, color):
                 elif mine == 0 and theirs > 0:
                     score -= 5**theirs  # the side to move gets the tempo: its lines count a bit more
     return score
-
-
-@cached_kernel(inline="always")
-def _reach(r0, c0, dr, dc, n, cap):
-    """How many points lie beyond ``(r0, c0)`` along ``(dr, dc)`` before the board's edge, at most ``cap``.
-
-    Worked out once per direction, so the scans read the board with no bounds check a point.
-    """
-    m = cap
-    if dr > 0:
-        m = min(m, n - 1 - r0)
-    elif dr < 0:
-        m = min(m, r0)
-    if dc > 0:
-        m = min(m, n - 1 - c0)
-    elif dc < 0:
-        m = min(m, c0)
-    return m
 
 
 @cached_kernel(inline="always")
@@ -131,14 +113,14 @@ def order_into(board, rules, color, width, rows, r):
             run_mine = 1
             run_theirs = 1
             for sign in (1, -1):
-                reach = _reach(r0, c0, sign * dr, sign * dc, n, k)
-                if reach == 0:
+                room = reach(r0, c0, sign * dr, sign * dc, n, k)
+                if room == 0:
                     continue
                 v = board[a + sign * step]
                 if v == EMPTY:
                     continue
                 run = 1
-                while run < reach and board[a + (run + 1) * sign * step] == v:
+                while run < room and board[a + (run + 1) * sign * step] == v:
                     run += 1
                 if v == color:
                     run_mine += run
@@ -178,8 +160,8 @@ def order_into(board, rules, color, width, rows, r):
             dr = DIRECTIONS[d, 0]
             dc = DIRECTIONS[d, 1]
             step = dr * n + dc
-            back = _reach(r0, c0, -dr, -dc, n, k - 1)  # points on the board behind a, up to k - 1
-            ahead = _reach(r0, c0, dr, dc, n, k - 1)
+            back = reach(r0, c0, -dr, -dc, n, k - 1)  # points on the board behind a, up to k - 1
+            ahead = reach(r0, c0, dr, dc, n, k - 1)
             if back + ahead + 1 < k:
                 continue  # no k-window through a fits on the board this way
             in_mine = 0

@@ -3,17 +3,20 @@ from the row's end (the (m - 1 - j)-th legal action from the end), which is the 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
 from boardgame_envs import vector
+from boardgame_envs.games.catalog import GAMES
 from boardgame_envs.vector.engine import VectorGames
 from games.misere_game import AvoidThreeGame
 
+# Every catalog game on its defaults (renju: 15x15, black's forbidden points in the mask), a game
+# without kernels (the loop backend) and a batch without auto-reset.
 CASES = {
-    "tictactoe (m,n,k kernels)": lambda: vector.make("tictactoe", 16),
-    "15x15 renju (kernels, forbidden points)": lambda: vector.make("gomoku", 8, board_size=15, rule="renju"),
-    "connect four (bitboard kernels)": lambda: vector.make("connect_four", 16),
+    **{name: functools.partial(vector.make, name, 8) for name in GAMES},
     "a game without kernels (the loop)": lambda: VectorGames(AvoidThreeGame(), 16, seed=3),
     "no auto-reset": lambda: vector.make("tictactoe", 16, autoreset=False),
 }
